@@ -1,0 +1,11 @@
+// simdcollide: SIMD, data-oriented collision kernels for 2D circles and axis-aligned boxes.
+// Everything public, in one include.
+#pragma once
+
+#include <simdcollide/circle_aabb.hpp>
+#include <simdcollide/containers.hpp>
+#include <simdcollide/dispatch.hpp>
+#include <simdcollide/shapes.hpp>
+#include <simdcollide/soa.hpp>
+#include <simdcollide/validate.hpp>
+#include <simdcollide/version.hpp>

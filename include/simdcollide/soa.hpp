@@ -1,0 +1,110 @@
+// Structure-of-arrays views: how every kernel sees a simulation's own data.
+//
+// A view is a handful of pointers (one per field) and a count. It owns nothing and copies
+// nothing: the kernels read and write the caller's arrays in place. Pointers need no
+// particular alignment. Views are cheap to pass by value.
+//
+// Constructors that take spans check that every field has the same length and throw
+// std::invalid_argument naming the mismatched field, so a length mistake is found before
+// any kernel touches memory. Constructors that take raw pointers trust the caller.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+namespace simdcollide {
+
+/// Read-only view of `count` circles: centres `(x[i], y[i])` and radii `radius[i]`, in the
+/// simulation's length unit. Valid input has finite values and `radius[i] >= 0`.
+/// Kernels that need only the centres ignore `radius`, which may then be null.
+struct circles_cview {
+    const float* x = nullptr;
+    const float* y = nullptr;
+    const float* radius = nullptr;
+    std::size_t count = 0;
+
+    constexpr circles_cview() = default;
+    /// Trusts the caller: each pointer must address `count` floats (or be null when count is 0).
+    constexpr circles_cview(const float* x_, const float* y_, const float* radius_,
+                            std::size_t count_) noexcept
+        : x(x_), y(y_), radius(radius_), count(count_) {}
+    /// Throws std::invalid_argument unless the three spans have the same length.
+    circles_cview(std::span<const float> x_, std::span<const float> y_,
+                  std::span<const float> radius_);
+};
+
+/// View of `count` circles whose centres a kernel may move (push-out writes `x` and `y` in
+/// place). Radii are read only. Converts implicitly to circles_cview.
+struct circles_view {
+    float* x = nullptr;
+    float* y = nullptr;
+    const float* radius = nullptr;
+    std::size_t count = 0;
+
+    constexpr circles_view() = default;
+    /// Trusts the caller: each pointer must address `count` floats (or be null when count is 0).
+    constexpr circles_view(float* x_, float* y_, const float* radius_, std::size_t count_) noexcept
+        : x(x_), y(y_), radius(radius_), count(count_) {}
+    /// Throws std::invalid_argument unless the three spans have the same length.
+    circles_view(std::span<float> x_, std::span<float> y_, std::span<const float> radius_);
+
+    constexpr operator circles_cview() const noexcept { return {x, y, radius, count}; }
+};
+
+/// Read-only view of `count` axis-aligned boxes, each the closed rectangle
+/// `[min_x[i], max_x[i]] x [min_y[i], max_y[i]]`. Valid input has finite values and
+/// `min <= max` on both axes.
+struct aabbs_view {
+    const float* min_x = nullptr;
+    const float* min_y = nullptr;
+    const float* max_x = nullptr;
+    const float* max_y = nullptr;
+    std::size_t count = 0;
+
+    constexpr aabbs_view() = default;
+    /// Trusts the caller: each pointer must address `count` floats (or be null when count is 0).
+    constexpr aabbs_view(const float* min_x_, const float* min_y_, const float* max_x_,
+                         const float* max_y_, std::size_t count_) noexcept
+        : min_x(min_x_), min_y(min_y_), max_x(max_x_), max_y(max_y_), count(count_) {}
+    /// Throws std::invalid_argument unless the four spans have the same length.
+    aabbs_view(std::span<const float> min_x_, std::span<const float> min_y_,
+               std::span<const float> max_x_, std::span<const float> max_y_);
+};
+
+/// Writable view of `count` points, an output of closest_point.
+struct points_view {
+    float* x = nullptr;
+    float* y = nullptr;
+    std::size_t count = 0;
+
+    constexpr points_view() = default;
+    constexpr points_view(float* x_, float* y_, std::size_t count_) noexcept
+        : x(x_), y(y_), count(count_) {}
+    /// Throws std::invalid_argument unless the two spans have the same length.
+    points_view(std::span<float> x_, std::span<float> y_);
+};
+
+/// Writable view of `count` contacts, the output of the contact kernels. For pair `i` in
+/// contact: the unit normal `(normal_x[i], normal_y[i])` pointing from the first shape
+/// towards the second (from the box towards the circle), the penetration `depth[i]` (positive
+/// when overlapping; down to `-margin` with a contact margin) and the contact point
+/// `(point_x[i], point_y[i])`. A pair not in contact gets all five values `0`.
+struct contacts_view {
+    float* normal_x = nullptr;
+    float* normal_y = nullptr;
+    float* depth = nullptr;
+    float* point_x = nullptr;
+    float* point_y = nullptr;
+    std::size_t count = 0;
+
+    constexpr contacts_view() = default;
+    constexpr contacts_view(float* normal_x_, float* normal_y_, float* depth_, float* point_x_,
+                            float* point_y_, std::size_t count_) noexcept
+        : normal_x(normal_x_), normal_y(normal_y_), depth(depth_), point_x(point_x_),
+          point_y(point_y_), count(count_) {}
+    /// Throws std::invalid_argument unless the five spans have the same length.
+    contacts_view(std::span<float> normal_x_, std::span<float> normal_y_, std::span<float> depth_,
+                  std::span<float> point_x_, std::span<float> point_y_);
+};
+
+} // namespace simdcollide

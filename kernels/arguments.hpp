@@ -1,0 +1,21 @@
+// Argument checks shared by every public kernel entry point. Each throws
+// std::invalid_argument with a message that names the kernel and the offending argument,
+// before the kernel writes anything.
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+
+namespace simdcollide::detail {
+
+/// `got` elements where `expected` are needed, e.g. boxes.count against circles.count.
+void require_count(const char* kernel, const char* what, std::size_t expected, std::size_t got);
+
+/// No null pointer among `fields` when `count > 0`.
+void require_fields(const char* kernel, const char* what, std::size_t count,
+                    std::initializer_list<const void*> fields);
+
+/// A contact margin must be finite and >= 0.
+void require_margin(const char* kernel, float margin);
+
+} // namespace simdcollide::detail

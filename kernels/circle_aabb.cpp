@@ -1,0 +1,110 @@
+// Public circle-AABB entry points: check the arguments once, then call the chosen table.
+#include <simdcollide/circle_aabb.hpp>
+
+#include "arguments.hpp"
+#include "kernel_table.hpp"
+
+namespace simdcollide {
+namespace {
+
+void check_pairs(const char* kernel, circles_cview c, aabbs_view b, bool needs_radius) {
+    detail::require_count(kernel, "boxes", c.count, b.count);
+    detail::require_fields(kernel, "circles", c.count, {c.x, c.y});
+    if (needs_radius) {
+        detail::require_fields(kernel, "circles", c.count, {c.radius});
+    }
+    detail::require_fields(kernel, "boxes", b.count, {b.min_x, b.min_y, b.max_x, b.max_y});
+}
+
+void closest_point_with(const detail::kernel_table& t, circles_cview c, aabbs_view b,
+                        points_view out) {
+    check_pairs("closest_point", c, b, false);
+    detail::require_count("closest_point", "out", c.count, out.count);
+    detail::require_fields("closest_point", "out", out.count, {out.x, out.y});
+    t.circle_aabb.closest_point(c, b, out);
+}
+
+void distance_squared_with(const detail::kernel_table& t, circles_cview c, aabbs_view b,
+                           std::span<float> out) {
+    check_pairs("distance_squared", c, b, false);
+    detail::require_count("distance_squared", "out", c.count, out.size());
+    t.circle_aabb.distance_squared(c, b, out.data());
+}
+
+std::size_t overlap_with(const detail::kernel_table& t, circles_cview c, aabbs_view b,
+                         std::span<std::uint8_t> mask, float margin) {
+    check_pairs("overlap", c, b, true);
+    detail::require_count("overlap", "mask", c.count, mask.size());
+    detail::require_margin("overlap", margin);
+    return t.circle_aabb.overlap(c, b, c.count == 0 ? nullptr : mask.data(), margin);
+}
+
+std::size_t count_overlaps_with(const detail::kernel_table& t, circles_cview c, aabbs_view b,
+                                float margin) {
+    check_pairs("count_overlaps", c, b, true);
+    detail::require_margin("count_overlaps", margin);
+    return t.circle_aabb.overlap(c, b, nullptr, margin);
+}
+
+std::size_t contact_with(const detail::kernel_table& t, circles_cview c, aabbs_view b,
+                         contacts_view out, float margin) {
+    check_pairs("contact", c, b, true);
+    detail::require_count("contact", "out", c.count, out.count);
+    detail::require_fields("contact", "out", out.count,
+                           {out.normal_x, out.normal_y, out.depth, out.point_x, out.point_y});
+    detail::require_margin("contact", margin);
+    return t.circle_aabb.contact(c, b, out, margin);
+}
+
+std::size_t push_out_with(const detail::kernel_table& t, circles_view c, aabbs_view b,
+                          float margin) {
+    check_pairs("push_out", c, b, true);
+    detail::require_margin("push_out", margin);
+    return t.circle_aabb.push_out(c, b, margin);
+}
+
+} // namespace
+
+void closest_point(circles_cview circles, aabbs_view boxes, points_view out) {
+    closest_point_with(detail::active_table(), circles, boxes, out);
+}
+void distance_squared(circles_cview circles, aabbs_view boxes, std::span<float> out) {
+    distance_squared_with(detail::active_table(), circles, boxes, out);
+}
+std::size_t overlap(circles_cview circles, aabbs_view boxes, std::span<std::uint8_t> mask,
+                    float margin) {
+    return overlap_with(detail::active_table(), circles, boxes, mask, margin);
+}
+std::size_t count_overlaps(circles_cview circles, aabbs_view boxes, float margin) {
+    return count_overlaps_with(detail::active_table(), circles, boxes, margin);
+}
+std::size_t contact(circles_cview circles, aabbs_view boxes, contacts_view out, float margin) {
+    return contact_with(detail::active_table(), circles, boxes, out, margin);
+}
+std::size_t push_out(circles_view circles, aabbs_view boxes, float margin) {
+    return push_out_with(detail::active_table(), circles, boxes, margin);
+}
+
+namespace reference {
+void closest_point(circles_cview circles, aabbs_view boxes, points_view out) {
+    closest_point_with(detail::reference_table(), circles, boxes, out);
+}
+void distance_squared(circles_cview circles, aabbs_view boxes, std::span<float> out) {
+    distance_squared_with(detail::reference_table(), circles, boxes, out);
+}
+std::size_t overlap(circles_cview circles, aabbs_view boxes, std::span<std::uint8_t> mask,
+                    float margin) {
+    return overlap_with(detail::reference_table(), circles, boxes, mask, margin);
+}
+std::size_t count_overlaps(circles_cview circles, aabbs_view boxes, float margin) {
+    return count_overlaps_with(detail::reference_table(), circles, boxes, margin);
+}
+std::size_t contact(circles_cview circles, aabbs_view boxes, contacts_view out, float margin) {
+    return contact_with(detail::reference_table(), circles, boxes, out, margin);
+}
+std::size_t push_out(circles_view circles, aabbs_view boxes, float margin) {
+    return push_out_with(detail::reference_table(), circles, boxes, margin);
+}
+} // namespace reference
+
+} // namespace simdcollide

@@ -1,0 +1,174 @@
+// The SIMD loop skeleton shared by every kernel: full blocks of W lanes straight from the
+// caller's arrays (unaligned loads and stores), then one last partial block through
+// zero-padded stack buffers, so a kernel body is written once and sees only whole vectors.
+//
+// Everything here is a template on the xsimd architecture `Arch`. That is what keeps each
+// instruction set's code apart: kernels/isa/avx2.cpp instantiates these with xsimd::avx2
+// under -mavx2, and every symbol it emits names avx2, so the linker can never hand an SSE2
+// caller an AVX2 copy (tests/check_isa_symbols.sh proves no weak symbol is shared). Do not
+// add a non-template helper here unless it is always_inline.
+#pragma once
+
+#include <xsimd/xsimd.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+namespace simdcollide::simd {
+
+template <class Arch>
+using floats = xsimd::batch<float, Arch>;
+
+template <class Arch>
+using lanes = xsimd::batch_bool<float, Arch>;
+
+// x86 minps/maxps return the second operand on ties and NaN, exactly like the reference's
+// `a < b ? a : b`. NEON's vminq/vmaxq do not (signed zeros, NaN), so elsewhere we select.
+template <class Arch>
+inline constexpr bool has_minps_order =
+    std::is_base_of_v<xsimd::sse2, Arch> || std::is_base_of_v<xsimd::avx, Arch> ||
+    std::is_base_of_v<xsimd::avx512f, Arch>;
+
+/// a < b ? a : b, lane by lane (see reference min_ps).
+template <class Arch>
+floats<Arch> min_ps(const floats<Arch>& a, const floats<Arch>& b) {
+    if constexpr (has_minps_order<Arch>) {
+        return xsimd::min(a, b);
+    } else {
+        return xsimd::select(a < b, a, b);
+    }
+}
+
+/// a > b ? a : b, lane by lane (see reference max_ps).
+template <class Arch>
+floats<Arch> max_ps(const floats<Arch>& a, const floats<Arch>& b) {
+    if constexpr (has_minps_order<Arch>) {
+        return xsimd::max(a, b);
+    } else {
+        return xsimd::select(a > b, a, b);
+    }
+}
+
+/// A whole block of W lanes at element `first` of the caller's arrays.
+template <class Arch>
+struct full_block {
+    static constexpr std::size_t width = floats<Arch>::size;
+    std::size_t first;
+
+    floats<Arch> load(const float* field) const {
+        return floats<Arch>::load_unaligned(field + first);
+    }
+    void store(float* field, const floats<Arch>& value) const {
+        value.store_unaligned(field + first);
+    }
+    void store_mask(std::uint8_t* field, const lanes<Arch>& value) const {
+        bool bits[width];
+        value.store_unaligned(bits);
+        for (std::size_t j = 0; j < width; ++j) {
+            field[first + j] = bits[j] ? 1 : 0;
+        }
+    }
+};
+
+/// The last `count < W` elements from element `first`: loads read only those elements
+/// (the other lanes are 0) and stores write only those elements.
+template <class Arch>
+struct tail_block {
+    static constexpr std::size_t width = floats<Arch>::size;
+    std::size_t first;
+    std::size_t count;
+
+    floats<Arch> load(const float* field) const {
+        alignas(64) float buffer[width] = {};
+        std::copy_n(field + first, count, buffer);
+        return floats<Arch>::load_aligned(buffer);
+    }
+    void store(float* field, const floats<Arch>& value) const {
+        alignas(64) float buffer[width];
+        value.store_aligned(buffer);
+        std::copy_n(buffer, count, field + first);
+    }
+    void store_mask(std::uint8_t* field, const lanes<Arch>& value) const {
+        bool bits[width];
+        value.store_unaligned(bits);
+        for (std::size_t j = 0; j < count; ++j) {
+            field[first + j] = bits[j] ? 1 : 0;
+        }
+    }
+};
+
+/// Counts set lanes across blocks without a horizontal add per block: each lane keeps its
+/// own float tally, exact while below 2^24, flushed long before that.
+template <class Arch>
+class lane_counter {
+public:
+    void add(const full_block<Arch>&, const lanes<Arch>& set) {
+        tally_ += xsimd::select(set, floats<Arch>(1.0F), floats<Arch>(0.0F));
+        if (++blocks_ == flush_every) {
+            flush();
+        }
+    }
+    void add(const tail_block<Arch>& block, const lanes<Arch>& set) {
+        bool bits[floats<Arch>::size];
+        set.store_unaligned(bits);
+        for (std::size_t j = 0; j < block.count; ++j) {
+            total_ += bits[j] ? 1 : 0;
+        }
+    }
+    std::size_t total() {
+        flush();
+        return total_;
+    }
+
+private:
+    static constexpr std::size_t flush_every = std::size_t{1} << 20; // 2^20 * 16 lanes <= 2^24
+    // Through memory rather than xsimd::hadd, whose AVX-512F version in xsimd 8.1 needs
+    // AVX-512DQ. Runs once per 2^20 blocks, so its cost does not show.
+    void flush() {
+        alignas(64) float tally[floats<Arch>::size];
+        tally_.store_aligned(tally);
+        for (const float lane : tally) {
+            total_ += static_cast<std::size_t>(lane);
+        }
+        tally_ = floats<Arch>(0.0F);
+        blocks_ = 0;
+    }
+    floats<Arch> tally_ = floats<Arch>(0.0F);
+    std::size_t blocks_ = 0;
+    std::size_t total_ = 0;
+};
+
+/// Runs `body(block)` over elements [0, count) in blocks of W lanes. If the body returns a
+/// lane mask, returns how many of the real (not padding) lanes were set; else returns 0.
+template <class Arch, class Body>
+std::size_t for_each_block(std::size_t count, Body&& body) {
+    constexpr std::size_t width = floats<Arch>::size;
+    using result = decltype(body(std::declval<const full_block<Arch>&>()));
+    constexpr bool counts = !std::is_void_v<result>;
+
+    lane_counter<Arch> counter;
+    std::size_t first = 0;
+    for (; first + width <= count; first += width) {
+        const full_block<Arch> block{first};
+        if constexpr (counts) {
+            counter.add(block, body(block));
+        } else {
+            body(block);
+        }
+    }
+    if (first < count) {
+        const tail_block<Arch> block{first, count - first};
+        if constexpr (counts) {
+            counter.add(block, body(block));
+        } else {
+            body(block);
+        }
+    }
+    return counts ? counter.total() : 0;
+}
+
+} // namespace simdcollide::simd

@@ -1,0 +1,182 @@
+// Circle against AABB, W pairs at a time: the reference (kernels/reference/circle_aabb.inl)
+// line for line, with each `if` turned into computing both sides and selecting per lane.
+// Same operations in the same order on the same operands, so the same bits.
+#pragma once
+
+#include "simd/block_loop.hpp"
+
+#include <simdcollide/soa.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace simdcollide::simd {
+
+template <class Arch>
+struct circle_aabb {
+    using F = floats<Arch>;
+    using M = lanes<Arch>;
+
+    struct closest_point_result {
+        F x;
+        F y;
+    };
+
+    // SPEC 1: s.x = max(b.min_x, min(c.x, b.max_x)), and the same for y.
+    static closest_point_result closest_point_of(const F& cx, const F& cy, const F& min_x,
+                                                 const F& min_y, const F& max_x, const F& max_y) {
+        return {max_ps(min_x, min_ps(cx, max_x)), max_ps(min_y, min_ps(cy, max_y))};
+    }
+
+    // SPEC 2: d2 = (c.x - s.x)^2 + (c.y - s.y)^2.
+    static F distance_squared_of(const F& cx, const F& cy, const F& min_x, const F& min_y,
+                                 const F& max_x, const F& max_y) {
+        const closest_point_result s = closest_point_of(cx, cy, min_x, min_y, max_x, max_y);
+        const F dx = cx - s.x;
+        const F dy = cy - s.y;
+        return dx * dx + dy * dy;
+    }
+
+    struct contact_result {
+        M hit;
+        F normal_x;
+        F normal_y;
+        F depth;
+        F point_x;
+        F point_y;
+    };
+
+    // SPEC 3, 4 and 7, both cases computed, each lane keeping the one its d2 selects.
+    static contact_result contact_of(const F& cx, const F& cy, const F& r, const F& min_x,
+                                     const F& min_y, const F& max_x, const F& max_y,
+                                     const F& margin) {
+        const closest_point_result s = closest_point_of(cx, cy, min_x, min_y, max_x, max_y);
+        const F dx = cx - s.x;
+        const F dy = cy - s.y;
+        const F d2 = dx * dx + dy * dy;
+        const M outside = d2 > F(0.0F);
+
+        // Centre outside: the normal runs from the closest point to the centre. Inside
+        // lanes divide 0 by 0 here; select discards them.
+        const F reach = r + margin;
+        const F dist = xsimd::sqrt(d2);
+        const M outside_hit = d2 < reach * reach;
+        const F outside_normal_x = dx / dist;
+        const F outside_normal_y = dy / dist;
+        const F outside_depth = r - dist;
+
+        // Centre inside or on the boundary: leave through the nearest face.
+        const F to_min_x = cx - min_x;
+        const F to_max_x = max_x - cx;
+        const F to_min_y = cy - min_y;
+        const F to_max_y = max_y - cy;
+        const M leave_min_x = to_min_x < to_max_x; // a tie leaves through max_x
+        const M leave_min_y = to_min_y < to_max_y; // a tie leaves through max_y
+        const F face_x = xsimd::select(leave_min_x, to_min_x, to_max_x);
+        const F face_y = xsimd::select(leave_min_y, to_min_y, to_max_y);
+        const M x_face = face_x < face_y; // a tie leaves through the y face
+        const F zero(0.0F);
+        const F sign_x = xsimd::select(leave_min_x, F(-1.0F), F(1.0F));
+        const F sign_y = xsimd::select(leave_min_y, F(-1.0F), F(1.0F));
+        const F inside_normal_x = xsimd::select(x_face, sign_x, zero);
+        const F inside_normal_y = xsimd::select(x_face, zero, sign_y);
+        const F inside_depth = xsimd::select(x_face, face_x, face_y) + r;
+        const F inside_point_x =
+            xsimd::select(x_face, xsimd::select(leave_min_x, min_x, max_x), cx);
+        const F inside_point_y =
+            xsimd::select(x_face, cy, xsimd::select(leave_min_y, min_y, max_y));
+        const M inside_hit = inside_depth > -margin;
+
+        const M hit = (outside && outside_hit) || (!outside && inside_hit);
+        return {
+            hit,
+            xsimd::select(hit, xsimd::select(outside, outside_normal_x, inside_normal_x), zero),
+            xsimd::select(hit, xsimd::select(outside, outside_normal_y, inside_normal_y), zero),
+            xsimd::select(hit, xsimd::select(outside, outside_depth, inside_depth), zero),
+            xsimd::select(hit, xsimd::select(outside, s.x, inside_point_x), zero),
+            xsimd::select(hit, xsimd::select(outside, s.y, inside_point_y), zero),
+        };
+    }
+
+    // contact_of(...).hit without the normal, depth and point: the same comparisons on the
+    // same values. Inside, the chosen face distance is the smaller of the four with the
+    // reference's tie order, which is exactly min_ps applied twice.
+    static M overlap_of(const F& cx, const F& cy, const F& r, const F& min_x, const F& min_y,
+                        const F& max_x, const F& max_y, const F& margin) {
+        const F d2 = distance_squared_of(cx, cy, min_x, min_y, max_x, max_y);
+        const M outside = d2 > F(0.0F);
+        const F reach = r + margin;
+        const M outside_hit = d2 < reach * reach;
+        const F face_x = min_ps(cx - min_x, max_x - cx);
+        const F face_y = min_ps(cy - min_y, max_y - cy);
+        const M inside_hit = min_ps(face_x, face_y) + r > -margin;
+        return (outside && outside_hit) || (!outside && inside_hit);
+    }
+
+    // The loops over pairs, one per kernel table entry (kernel_table.hpp).
+
+    static void closest_point(circles_cview c, aabbs_view b, points_view out) {
+        for_each_block<Arch>(c.count, [&](const auto& block) {
+            const closest_point_result s =
+                closest_point_of(block.load(c.x), block.load(c.y), block.load(b.min_x),
+                                 block.load(b.min_y), block.load(b.max_x), block.load(b.max_y));
+            block.store(out.x, s.x);
+            block.store(out.y, s.y);
+        });
+    }
+
+    static void distance_squared(circles_cview c, aabbs_view b, float* out) {
+        for_each_block<Arch>(c.count, [&](const auto& block) {
+            block.store(out, distance_squared_of(block.load(c.x), block.load(c.y),
+                                                 block.load(b.min_x), block.load(b.min_y),
+                                                 block.load(b.max_x), block.load(b.max_y)));
+        });
+    }
+
+    static std::size_t overlap(circles_cview c, aabbs_view b, std::uint8_t* mask, float margin) {
+        const F m(margin);
+        return for_each_block<Arch>(c.count, [&](const auto& block) {
+            const M hit = overlap_of(block.load(c.x), block.load(c.y), block.load(c.radius),
+                                     block.load(b.min_x), block.load(b.min_y), block.load(b.max_x),
+                                     block.load(b.max_y), m);
+            if (mask != nullptr) {
+                block.store_mask(mask, hit);
+            }
+            return hit;
+        });
+    }
+
+    static std::size_t contact(circles_cview c, aabbs_view b, contacts_view out, float margin) {
+        const F m(margin);
+        return for_each_block<Arch>(c.count, [&](const auto& block) {
+            const contact_result k = contact_of(
+                block.load(c.x), block.load(c.y), block.load(c.radius), block.load(b.min_x),
+                block.load(b.min_y), block.load(b.max_x), block.load(b.max_y), m);
+            block.store(out.normal_x, k.normal_x);
+            block.store(out.normal_y, k.normal_y);
+            block.store(out.depth, k.depth);
+            block.store(out.point_x, k.point_x);
+            block.store(out.point_y, k.point_y);
+            return k.hit;
+        });
+    }
+
+    // SPEC 5 and 7: c += n * depth for each contact, never by a negative depth. A lane that
+    // does not move stores its own bits back unchanged.
+    static std::size_t push_out(circles_view c, aabbs_view b, float margin) {
+        const F m(margin);
+        return for_each_block<Arch>(c.count, [&](const auto& block) {
+            const F cx = block.load(c.x);
+            const F cy = block.load(c.y);
+            const contact_result k =
+                contact_of(cx, cy, block.load(c.radius), block.load(b.min_x), block.load(b.min_y),
+                           block.load(b.max_x), block.load(b.max_y), m);
+            const M moved = k.hit && (k.depth > F(0.0F));
+            block.store(c.x, xsimd::select(moved, cx + k.normal_x * k.depth, cx));
+            block.store(c.y, xsimd::select(moved, cy + k.normal_y * k.depth, cy));
+            return moved;
+        });
+    }
+};
+
+} // namespace simdcollide::simd

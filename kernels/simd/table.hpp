@@ -1,0 +1,29 @@
+// The kernel table of one instruction set: the addresses of every SIMD kernel instantiated
+// for `Arch`. Included only by kernels/isa/*.cpp, each of which instantiates simd_table for
+// its own architecture under its own compiler flags.
+#pragma once
+
+#include "kernel_table.hpp"
+#include "simd/circle_aabb.hpp"
+#include "simd/isa_of.hpp"
+
+namespace simdcollide::detail {
+
+template <class Arch>
+const kernel_table& simd_table() noexcept {
+    // constexpr: the table is constant-initialised, so no per-ISA file has a dynamic
+    // initialiser that could run on a CPU without that instruction set.
+    static constexpr kernel_table table{
+        simd::isa_of<Arch>,
+        {
+            &simd::circle_aabb<Arch>::closest_point,
+            &simd::circle_aabb<Arch>::distance_squared,
+            &simd::circle_aabb<Arch>::overlap,
+            &simd::circle_aabb<Arch>::contact,
+            &simd::circle_aabb<Arch>::push_out,
+        },
+    };
+    return table;
+}
+
+} // namespace simdcollide::detail

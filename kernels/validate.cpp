@@ -1,0 +1,74 @@
+// validate(): the first element that breaks SPEC.md's validity rules, and why.
+#include <simdcollide/validate.hpp>
+
+#include <cmath>
+#include <sstream>
+
+namespace simdcollide {
+namespace {
+
+validation invalid(const char* what, std::size_t index, const std::string& why) {
+    std::ostringstream message;
+    message << what << ' ' << index << ": " << why;
+    return {false, index, message.str()};
+}
+
+std::string describe(const char* field, float value, const char* rule) {
+    std::ostringstream out;
+    out << field << " is " << value << ", must be " << rule;
+    return out.str();
+}
+
+} // namespace
+
+validation validate(circles_cview c) {
+    for (std::size_t i = 0; i < c.count; ++i) {
+        if (!std::isfinite(c.x[i])) {
+            return invalid("circle", i, describe("x", c.x[i], "finite"));
+        }
+        if (!std::isfinite(c.y[i])) {
+            return invalid("circle", i, describe("y", c.y[i], "finite"));
+        }
+        if (c.radius != nullptr) {
+            if (!std::isfinite(c.radius[i])) {
+                return invalid("circle", i, describe("radius", c.radius[i], "finite"));
+            }
+            if (c.radius[i] < 0.0F) {
+                return invalid("circle", i, describe("radius", c.radius[i], ">= 0"));
+            }
+        }
+    }
+    return {};
+}
+
+validation validate(aabbs_view b) {
+    for (std::size_t i = 0; i < b.count; ++i) {
+        const float fields[] = {b.min_x[i], b.min_y[i], b.max_x[i], b.max_y[i]};
+        const char* names[] = {"min_x", "min_y", "max_x", "max_y"};
+        for (int f = 0; f < 4; ++f) {
+            if (!std::isfinite(fields[f])) {
+                return invalid("box", i, describe(names[f], fields[f], "finite"));
+            }
+        }
+        if (b.min_x[i] > b.max_x[i]) {
+            std::ostringstream why;
+            why << "min_x " << b.min_x[i] << " > max_x " << b.max_x[i] << " (inverted)";
+            return invalid("box", i, why.str());
+        }
+        if (b.min_y[i] > b.max_y[i]) {
+            std::ostringstream why;
+            why << "min_y " << b.min_y[i] << " > max_y " << b.max_y[i] << " (inverted)";
+            return invalid("box", i, why.str());
+        }
+    }
+    return {};
+}
+
+validation validate_margin(float margin) {
+    if (!std::isfinite(margin) || margin < 0.0F) {
+        return invalid("margin", 0, describe("margin", margin, "finite and >= 0"));
+    }
+    return {};
+}
+
+} // namespace simdcollide

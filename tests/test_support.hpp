@@ -1,0 +1,194 @@
+// Shared by the tests: scenes of circle-box pairs (random and adversarial), bitwise
+// comparison, and the list of instruction sets to run every SIMD test on.
+#pragma once
+
+#include "kernel_table.hpp"
+
+#include <simdcollide/simdcollide.hpp>
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace simdcollide::testing {
+
+/// Every SIMD instruction set this build contains. Each parameterised test runs on all of
+/// them and skips (never passes) the ones this CPU cannot run.
+inline std::vector<isa> simd_isas() {
+    std::vector<isa> out;
+    for (isa which : compiled_isas()) {
+        if (which != isa::reference) {
+            out.push_back(which);
+        }
+    }
+    return out;
+}
+
+inline std::string isa_test_name(const ::testing::TestParamInfo<isa>& info) {
+    return std::string(isa_name(info.param));
+}
+
+/// The kernel table of `which`, or a skipped test if this CPU cannot run it.
+#define SIMDCOLLIDE_TABLE_OR_SKIP(which)                                                           \
+    if (!::simdcollide::isa_supported(which)) {                                                    \
+        GTEST_SKIP() << "this CPU cannot run " << ::simdcollide::isa_name(which);                  \
+    }                                                                                              \
+    const ::simdcollide::detail::kernel_table& table = *::simdcollide::detail::compiled_table(which)
+
+inline std::uint32_t bits(float value) {
+    return std::bit_cast<std::uint32_t>(value);
+}
+
+/// Arrays padded with a sentinel on both sides, viewed from an offset of `shift` floats, so
+/// a test sees unaligned views and catches any write outside [0, n).
+class guarded_floats {
+public:
+    static constexpr std::size_t guard = 32;
+    static constexpr float sentinel = -12345.678F;
+
+    guarded_floats(std::size_t n, std::size_t shift)
+        : storage_(n + 2 * guard + shift, sentinel), first_(guard + shift), n_(n) {}
+    float* data() { return storage_.data() + first_; }
+    const float* data() const { return storage_.data() + first_; }
+    float& operator[](std::size_t i) { return data()[i]; }
+    float operator[](std::size_t i) const { return data()[i]; }
+    std::size_t size() const { return n_; }
+    /// True when nothing outside [0, n) changed.
+    bool guards_intact() const {
+        for (std::size_t i = 0; i < storage_.size(); ++i) {
+            if ((i < first_ || i >= first_ + n_) && bits(storage_[i]) != bits(sentinel)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+private:
+    std::vector<float> storage_;
+    std::size_t first_;
+    std::size_t n_;
+};
+
+/// n circle-box pairs in guarded, possibly unaligned arrays.
+struct pair_scene {
+    pair_scene(std::size_t n, std::size_t shift)
+        : x(n, shift), y(n, shift), radius(n, shift), min_x(n, shift), min_y(n, shift),
+          max_x(n, shift), max_y(n, shift) {}
+    guarded_floats x, y, radius, min_x, min_y, max_x, max_y;
+
+    std::size_t size() const { return x.size(); }
+    circles_view circles() { return {x.data(), y.data(), radius.data(), size()}; }
+    circles_cview circles() const { return {x.data(), y.data(), radius.data(), size()}; }
+    aabbs_view boxes() const {
+        return {min_x.data(), min_y.data(), max_x.data(), max_y.data(), size()};
+    }
+    void set(std::size_t i, circle c, aabb b) {
+        x[i] = c.x;
+        y[i] = c.y;
+        radius[i] = c.radius;
+        min_x[i] = b.min_x;
+        min_y[i] = b.min_y;
+        max_x[i] = b.max_x;
+        max_y[i] = b.max_y;
+    }
+};
+
+/// One random pair, drawn from a mix that covers every branch and tie of the contract:
+/// centres outside, inside, on faces, on corners, at the box centre; exact touching; radius
+/// 0; zero-size boxes; huge and tiny coordinates.
+inline void random_pair(std::mt19937& rng, circle& c, aabb& b) {
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    std::uniform_real_distribution<float> coord(-20.0F, 20.0F);
+    std::uniform_int_distribution<int> pick(0, 15);
+    // Small dyadic values: sums and differences are exact, so "touching" really touches.
+    std::uniform_int_distribution<int> grid(-32, 32);
+    const auto dyadic = [&] { return static_cast<float>(grid(rng)) * 0.25F; };
+
+    const float w = pick(rng) == 0 ? 0.0F : unit(rng) * 6.0F;
+    const float h = pick(rng) == 0 ? 0.0F : unit(rng) * 6.0F;
+    b = aabb::from_origin_size(coord(rng), coord(rng), w, h);
+    c.radius = pick(rng) == 0 ? 0.0F : unit(rng) * 4.0F;
+
+    switch (pick(rng)) {
+    case 0: // centre inside, anywhere
+    case 1:
+        c.x = b.min_x + unit(rng) * (b.max_x - b.min_x);
+        c.y = b.min_y + unit(rng) * (b.max_y - b.min_y);
+        break;
+    case 2: // on a vertical face
+        c.x = pick(rng) < 8 ? b.min_x : b.max_x;
+        c.y = b.min_y + unit(rng) * (b.max_y - b.min_y);
+        break;
+    case 3: // on a horizontal face
+        c.x = b.min_x + unit(rng) * (b.max_x - b.min_x);
+        c.y = pick(rng) < 8 ? b.min_y : b.max_y;
+        break;
+    case 4: // on a corner
+        c.x = pick(rng) < 8 ? b.min_x : b.max_x;
+        c.y = pick(rng) < 8 ? b.min_y : b.max_y;
+        break;
+    case 5: // at the box centre: every face tie at once when the box is square
+        b = aabb::from_min_max(dyadic(), dyadic(), 0, 0);
+        b.max_x = b.min_x + 2.0F;
+        b.max_y = b.min_y + (pick(rng) < 8 ? 2.0F : 3.0F);
+        c.x = b.min_x + 1.0F;
+        c.y = b.min_y + 1.0F;
+        break;
+    case 6: { // exactly touching a face from outside (dyadic, so exact)
+        b = aabb::from_min_max(dyadic(), dyadic(), 0, 0);
+        b.max_x = b.min_x + 2.0F;
+        b.max_y = b.min_y + 2.0F;
+        c.radius = 0.5F * static_cast<float>(1 + pick(rng) % 4);
+        c.x = b.max_x + c.radius;
+        c.y = b.min_y + 1.0F;
+        break;
+    }
+    case 7: // exactly touching a corner: a 3-4-5 triangle
+        b = aabb::from_min_max(dyadic(), dyadic(), 0, 0);
+        b.max_x = b.min_x + 1.0F;
+        b.max_y = b.min_y + 1.0F;
+        c.radius = 5.0F;
+        c.x = b.max_x + 3.0F;
+        c.y = b.max_y + 4.0F;
+        break;
+    case 8: // huge coordinates (d2 may overflow to infinity)
+        b = aabb::from_origin_size(1e18F * coord(rng), 1e18F * coord(rng), 1e18F * w, 1e18F * h);
+        c.x = 1e18F * coord(rng);
+        c.y = 1e18F * coord(rng);
+        c.radius = 1e19F * unit(rng);
+        break;
+    case 9: // tiny coordinates (squares underflow to subnormals or 0)
+        b = aabb::from_origin_size(1e-20F * coord(rng), 1e-20F * coord(rng), 1e-20F * w,
+                                   1e-20F * h);
+        c.x = 1e-20F * coord(rng);
+        c.y = 1e-20F * coord(rng);
+        c.radius = 1e-20F * unit(rng);
+        break;
+    default: // near the box, inside or out
+        c.x = b.min_x - 4.0F + unit(rng) * (b.max_x - b.min_x + 8.0F);
+        c.y = b.min_y - 4.0F + unit(rng) * (b.max_y - b.min_y + 8.0F);
+        break;
+    }
+}
+
+inline void fill_random(pair_scene& scene, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    for (std::size_t i = 0; i < scene.size(); ++i) {
+        circle c;
+        aabb b;
+        random_pair(rng, c, b);
+        scene.set(i, c, b);
+    }
+}
+
+/// Lengths around every lane count: 0, 1, W-1, W, W+1 for W in 4, 8, 16, and longer ones.
+inline std::vector<std::size_t> edge_lengths() {
+    return {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100, 1000};
+}
+
+} // namespace simdcollide::testing

@@ -1,0 +1,199 @@
+// Views, containers, argument checks and validation: bad calls fail loudly, before any
+// write.
+#include "test_support.hpp"
+
+#include <limits>
+
+namespace simdcollide::testing {
+namespace {
+
+TEST(views, span_constructors_reject_different_lengths) {
+    std::vector<float> three(3), two(2);
+    EXPECT_THROW(circles_view(std::span(three), std::span(three), std::span<const float>(two)),
+                 std::invalid_argument);
+    EXPECT_THROW(aabbs_view(three, three, two, three), std::invalid_argument);
+    EXPECT_THROW(points_view(std::span(three), std::span(two)), std::invalid_argument);
+    try {
+        (void)circles_cview(three, two, three);
+        FAIL();
+    } catch (const std::invalid_argument& e) {
+        // The message names the field that disagrees.
+        EXPECT_NE(std::string(e.what()).find("y has 2"), std::string::npos) << e.what();
+    }
+    const circles_cview ok(three, three, three);
+    EXPECT_EQ(ok.count, 3U);
+}
+
+TEST(containers, aligned_and_padded_with_zeros) {
+    circle_set c;
+    for (int i = 0; i < 5; ++i) {
+        c.push_back({float(i), float(-i), 1});
+    }
+    EXPECT_EQ(c.size(), 5U);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(c.x.data()) % 64, 0U);
+    EXPECT_EQ(c.x.capacity() % 16, 0U);
+    for (std::size_t i = c.size(); i < c.x.capacity(); ++i) {
+        EXPECT_EQ(c.x[i], 0.0F);
+    }
+    c.resize(2);
+    EXPECT_EQ(c.x[3], 0.0F); // shrinking re-zeroes the padding
+    const circle second = c[1];
+    EXPECT_EQ(second.x, 1);
+    EXPECT_EQ(second.y, -1);
+    circle_set copy = c;
+    EXPECT_EQ(copy.size(), 2U);
+    EXPECT_EQ(copy.x[1], 1);
+}
+
+class kernel_arguments : public ::testing::TestWithParam<bool> {}; // reference or dispatched
+
+// Calls a kernel through the public API, reference or dispatched.
+template <class Ref, class Disp>
+decltype(auto) call(bool use_reference, Ref&& ref, Disp&& disp) {
+    return use_reference ? ref() : disp();
+}
+
+TEST_P(kernel_arguments, mismatched_counts_throw_before_writing) {
+    const bool ref = GetParam();
+    circle_set c(5);
+    aabb_set b(4);
+    contact_set out(5);
+    out.depth[0] = 42;
+    EXPECT_THROW(call(
+                     ref, [&] { return reference::contact(c.view(), b.view(), out.view()); },
+                     [&] { return contact(c.view(), b.view(), out.view()); }),
+                 std::invalid_argument);
+    EXPECT_EQ(out.depth[0], 42);
+    c.x[0] = 7;
+    EXPECT_THROW(call(
+                     ref, [&] { return reference::push_out(c.view(), b.view()); },
+                     [&] { return push_out(c.view(), b.view()); }),
+                 std::invalid_argument);
+    EXPECT_EQ(c.x[0], 7);
+    aabb_set b5(5);
+    contact_set out4(4);
+    out4.depth[0] = 42;
+    EXPECT_THROW(call(
+                     ref, [&] { return reference::contact(c.view(), b5.view(), out4.view()); },
+                     [&] { return contact(c.view(), b5.view(), out4.view()); }),
+                 std::invalid_argument);
+    EXPECT_EQ(out4.depth[0], 42);
+    std::vector<std::uint8_t> mask(4, 9);
+    EXPECT_THROW(call(
+                     ref, [&] { return reference::overlap(c.view(), b5.view(), mask); },
+                     [&] { return overlap(c.view(), b5.view(), mask); }),
+                 std::invalid_argument);
+    EXPECT_EQ(mask[0], 9);
+    std::vector<float> d2(6, 3);
+    EXPECT_THROW(call(
+                     ref,
+                     [&] {
+                         reference::distance_squared(c.view(), b5.view(), d2);
+                         return 0;
+                     },
+                     [&] {
+                         distance_squared(c.view(), b5.view(), d2);
+                         return 0;
+                     }),
+                 std::invalid_argument);
+    EXPECT_EQ(d2[0], 3);
+}
+
+TEST_P(kernel_arguments, bad_margin_throws) {
+    const bool ref = GetParam();
+    circle_set c(3);
+    aabb_set b(3);
+    for (float margin :
+         {-1.0F, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+        EXPECT_THROW(call(
+                         ref, [&] { return reference::push_out(c.view(), b.view(), margin); },
+                         [&] { return push_out(c.view(), b.view(), margin); }),
+                     std::invalid_argument);
+        EXPECT_THROW(call(
+                         ref, [&] { return reference::count_overlaps(c.view(), b.view(), margin); },
+                         [&] { return count_overlaps(c.view(), b.view(), margin); }),
+                     std::invalid_argument);
+    }
+    EXPECT_FALSE(validate_margin(-1.0F));
+    EXPECT_TRUE(validate_margin(0.0F));
+}
+
+TEST_P(kernel_arguments, null_arrays_throw) {
+    const bool ref = GetParam();
+    circle_set c(3);
+    aabb_set b(3);
+    circles_view no_radius = c.view();
+    no_radius.radius = nullptr;
+    EXPECT_THROW(call(
+                     ref, [&] { return reference::push_out(no_radius, b.view()); },
+                     [&] { return push_out(no_radius, b.view()); }),
+                 std::invalid_argument);
+    // closest_point does not read radii, so a null radius is fine there.
+    std::vector<float> x(3), y(3);
+    EXPECT_NO_THROW(call(
+        ref,
+        [&] {
+            reference::closest_point(no_radius, b.view(), {x.data(), y.data(), 3});
+            return 0;
+        },
+        [&] {
+            closest_point(no_radius, b.view(), {x.data(), y.data(), 3});
+            return 0;
+        }));
+    // Empty views may be all null.
+    EXPECT_EQ(call(
+                  ref, [&] { return reference::push_out(circles_view{}, aabbs_view{}); },
+                  [&] { return push_out(circles_view{}, aabbs_view{}); }),
+              0U);
+}
+
+INSTANTIATE_TEST_SUITE_P(both, kernel_arguments, ::testing::Values(true, false),
+                         [](const auto& info) { return info.param ? "reference" : "dispatched"; });
+
+TEST(validate, names_the_first_invalid_circle_and_why) {
+    circle_set c;
+    c.push_back({0, 0, 1});
+    c.push_back({1, 1, -2});
+    c.push_back({std::numeric_limits<float>::quiet_NaN(), 0, 1});
+    validation v = validate(c.view());
+    EXPECT_FALSE(v);
+    EXPECT_EQ(v.index, 1U);
+    EXPECT_NE(v.reason.find("radius"), std::string::npos) << v.reason;
+    EXPECT_NE(v.reason.find("circle 1"), std::string::npos) << v.reason;
+    c.radius[1] = 2;
+    v = validate(c.view());
+    EXPECT_EQ(v.index, 2U);
+    EXPECT_NE(v.reason.find("x is nan"), std::string::npos) << v.reason;
+    c.x[2] = 0;
+    c.y[0] = std::numeric_limits<float>::infinity();
+    v = validate(c.view());
+    EXPECT_EQ(v.index, 0U);
+    EXPECT_NE(v.reason.find("y is inf"), std::string::npos) << v.reason;
+    c.y[0] = 0;
+    EXPECT_TRUE(validate(c.view()));
+}
+
+TEST(validate, names_the_first_invalid_box_and_why) {
+    aabb_set b;
+    b.push_back(aabb::from_min_max(0, 0, 1, 1));
+    b.push_back(aabb::from_min_max(0, 2, 1, 1)); // inverted in y
+    validation v = validate(b.view());
+    EXPECT_FALSE(v);
+    EXPECT_EQ(v.index, 1U);
+    EXPECT_NE(v.reason.find("min_y"), std::string::npos) << v.reason;
+    EXPECT_NE(v.reason.find("inverted"), std::string::npos) << v.reason;
+    b.min_y[1] = 0;
+    b.max_x[0] = -std::numeric_limits<float>::infinity();
+    v = validate(b.view());
+    EXPECT_EQ(v.index, 0U);
+    EXPECT_NE(v.reason.find("max_x"), std::string::npos) << v.reason;
+    b.max_x[0] = 1;
+    EXPECT_TRUE(validate(b.view()));
+    // A box made from a negative width is inverted.
+    aabb_set neg;
+    neg.push_back(aabb::from_origin_size(0, 0, -1, 1));
+    EXPECT_FALSE(validate(neg.view()));
+}
+
+} // namespace
+} // namespace simdcollide::testing
