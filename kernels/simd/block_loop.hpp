@@ -26,17 +26,21 @@ using floats = xsimd::batch<float, Arch>;
 template <class Arch>
 using lanes = xsimd::batch_bool<float, Arch>;
 
+// Which register family an xsimd architecture uses; the helpers below pick instructions by it.
+template <class Arch>
+inline constexpr bool is_avx512 = std::is_base_of_v<xsimd::avx512f, Arch>;
+template <class Arch>
+inline constexpr bool is_avx = std::is_base_of_v<xsimd::avx, Arch>; // avx, avx2
+template <class Arch>
+inline constexpr bool is_sse = std::is_base_of_v<xsimd::sse2, Arch>;
+
 // x86 minps/maxps return the second operand on ties and NaN, exactly like the reference's
 // `a < b ? a : b`. NEON's vminq/vmaxq do not (signed zeros, NaN), so elsewhere we select.
-template <class Arch>
-inline constexpr bool has_minps_order =
-    std::is_base_of_v<xsimd::sse2, Arch> || std::is_base_of_v<xsimd::avx, Arch> ||
-    std::is_base_of_v<xsimd::avx512f, Arch>;
 
 /// a < b ? a : b, lane by lane (see reference min_ps).
 template <class Arch>
 floats<Arch> min_ps(const floats<Arch>& a, const floats<Arch>& b) {
-    if constexpr (has_minps_order<Arch>) {
+    if constexpr (is_sse<Arch> || is_avx<Arch> || is_avx512<Arch>) {
         return xsimd::min(a, b);
     } else {
         return xsimd::select(a < b, a, b);
@@ -46,14 +50,89 @@ floats<Arch> min_ps(const floats<Arch>& a, const floats<Arch>& b) {
 /// a > b ? a : b, lane by lane (see reference max_ps).
 template <class Arch>
 floats<Arch> max_ps(const floats<Arch>& a, const floats<Arch>& b) {
-    if constexpr (has_minps_order<Arch>) {
+    if constexpr (is_sse<Arch> || is_avx<Arch> || is_avx512<Arch>) {
         return xsimd::max(a, b);
     } else {
         return xsimd::select(a > b, a, b);
     }
 }
 
-/// A whole block of W lanes at element `first` of the caller's arrays.
+/// c ? a : b lane by lane, for values and for masks. xsimd 8.1's own select and mask
+/// logic are slow on AVX2 (it re-derives every mask with an integer compare, and negates
+/// masks through two SSE halves), so the x86 instruction sets get one blend here.
+template <class Arch>
+floats<Arch> pick(const lanes<Arch>& c, const floats<Arch>& a, const floats<Arch>& b) {
+#if defined(__x86_64__)
+    if constexpr (is_avx<Arch>) {
+        return _mm256_blendv_ps(b, a, c);
+    }
+#endif
+    return xsimd::select(c, a, b);
+}
+
+template <class Arch>
+lanes<Arch> pick(const lanes<Arch>& c, const lanes<Arch>& a, const lanes<Arch>& b) {
+#if defined(__x86_64__)
+    if constexpr (is_avx512<Arch>) {
+        using bits = decltype(c.data); // __mmask16
+        return static_cast<bits>((c.data & a.data) | (~c.data & b.data));
+    } else if constexpr (is_avx<Arch>) {
+        return _mm256_blendv_ps(b, a, c);
+    } else if constexpr (is_sse<Arch>) {
+        return _mm_or_ps(_mm_and_ps(c, a), _mm_andnot_ps(c, b));
+    }
+#endif
+    return (c && a) || (!c && b);
+}
+
+/// a && b lane by lane (see pick for why not xsimd's operator&& on x86).
+template <class Arch>
+lanes<Arch> both(const lanes<Arch>& a, const lanes<Arch>& b) {
+#if defined(__x86_64__)
+    if constexpr (is_avx512<Arch>) {
+        using bits = decltype(a.data); // __mmask16
+        return static_cast<bits>(a.data & b.data);
+    } else if constexpr (is_avx<Arch>) {
+        return _mm256_and_ps(a, b);
+    } else if constexpr (is_sse<Arch>) {
+        return _mm_and_ps(a, b);
+    }
+#endif
+    return a && b;
+}
+
+/// The lanes of a mask as the low W bits of an integer, lane 0 in bit 0. xsimd 8.1 has no
+/// batch_bool::mask(), and its generic bool store goes through floats one lane at a time.
+template <class Arch>
+std::uint32_t lane_bits(const lanes<Arch>& set) {
+#if defined(__x86_64__)
+    if constexpr (is_avx512<Arch>) {
+        return static_cast<std::uint32_t>(set.data); // already a bit mask (__mmask16)
+    } else if constexpr (is_avx<Arch>) {
+        return static_cast<std::uint32_t>(_mm256_movemask_ps(set));
+    } else if constexpr (is_sse<Arch>) {
+        return static_cast<std::uint32_t>(_mm_movemask_ps(set));
+    }
+#endif
+    bool each[floats<Arch>::size];
+    set.store_unaligned(each);
+    std::uint32_t bits = 0;
+    for (std::size_t j = 0; j < floats<Arch>::size; ++j) {
+        bits |= (each[j] ? 1U : 0U) << j;
+    }
+    return bits;
+}
+
+/// Four bits to four bytes of 0 or 1, bit j to byte j (little-endian): one multiply puts
+/// bit j at bit 8j, and four bits are few enough that no partial products overlap.
+/// Templated on Arch only so that each instruction set gets its own copy (see top).
+template <class Arch>
+constexpr std::uint32_t one_byte_per_bit(std::uint32_t four_bits) {
+    return (four_bits * 0x00204081U) & 0x01010101U;
+}
+
+/// A whole block of W lanes at element `first` of the caller's arrays. (Mask bytes are
+/// written through a little-endian word: x86-64 and aarch64 Linux both are.)
 template <class Arch>
 struct full_block {
     static constexpr std::size_t width = floats<Arch>::size;
@@ -66,10 +145,10 @@ struct full_block {
         value.store_unaligned(field + first);
     }
     void store_mask(std::uint8_t* field, const lanes<Arch>& value) const {
-        bool bits[width];
-        value.store_unaligned(bits);
-        for (std::size_t j = 0; j < width; ++j) {
-            field[first + j] = bits[j] ? 1 : 0;
+        const std::uint32_t bits = lane_bits<Arch>(value);
+        for (std::size_t j = 0; j < width; j += 4) {
+            const std::uint32_t bytes = one_byte_per_bit<Arch>((bits >> j) & 0xFU);
+            std::memcpy(field + first + j, &bytes, 4);
         }
     }
 };
@@ -93,10 +172,9 @@ struct tail_block {
         std::copy_n(buffer, count, field + first);
     }
     void store_mask(std::uint8_t* field, const lanes<Arch>& value) const {
-        bool bits[width];
-        value.store_unaligned(bits);
+        const std::uint32_t bits = lane_bits<Arch>(value);
         for (std::size_t j = 0; j < count; ++j) {
-            field[first + j] = bits[j] ? 1 : 0;
+            field[first + j] = static_cast<std::uint8_t>((bits >> j) & 1U);
         }
     }
 };
@@ -107,7 +185,7 @@ template <class Arch>
 class lane_counter {
 public:
     void add(const full_block<Arch>&, const lanes<Arch>& set) {
-        tally_ += xsimd::select(set, floats<Arch>(1.0F), floats<Arch>(0.0F));
+        tally_ += pick<Arch>(set, floats<Arch>(1.0F), floats<Arch>(0.0F));
         if (++blocks_ == flush_every) {
             flush();
         }
@@ -144,8 +222,12 @@ private:
 
 /// Runs `body(block)` over elements [0, count) in blocks of W lanes. If the body returns a
 /// lane mask, returns how many of the real (not padding) lanes were set; else returns 0.
+///
+/// Always inlined, and bodies capture the views by value: xsimd stores through a may_alias
+/// type, so if the loop reached the caller's pointers through memory, GCC would reload
+/// every pointer after every store. Inlined, the pointers stay in registers.
 template <class Arch, class Body>
-std::size_t for_each_block(std::size_t count, Body&& body) {
+[[gnu::always_inline]] inline std::size_t for_each_block(std::size_t count, Body body) {
     constexpr std::size_t width = floats<Arch>::size;
     using result = decltype(body(std::declval<const full_block<Arch>&>()));
     constexpr bool counts = !std::is_void_v<result>;

@@ -46,7 +46,11 @@ struct circle_aabb {
         F point_y;
     };
 
-    // SPEC 3, 4 and 7, both cases computed, each lane keeping the one its d2 selects.
+    // SPEC 3, 4 and 7, both cases computed, each lane keeping the one its d2 selects. The
+    // values are those of the contact the lane would have; lanes without one (hit false)
+    // are zeroed by contact() and left alone by push_out(), as in the reference. Ordered so that
+    // few values are live at once (GCC does not reorder for register pressure on x86): first which
+    // case and whether it is a contact, then each output.
     static contact_result contact_of(const F& cx, const F& cy, const F& r, const F& min_x,
                                      const F& min_y, const F& max_x, const F& max_y,
                                      const F& margin) {
@@ -56,14 +60,9 @@ struct circle_aabb {
         const F d2 = dx * dx + dy * dy;
         const M outside = d2 > F(0.0F);
 
-        // Centre outside: the normal runs from the closest point to the centre. Inside
-        // lanes divide 0 by 0 here; select discards them.
+        // Centre outside: a contact iff d2 < (r + margin)^2.
         const F reach = r + margin;
-        const F dist = xsimd::sqrt(d2);
         const M outside_hit = d2 < reach * reach;
-        const F outside_normal_x = dx / dist;
-        const F outside_normal_y = dy / dist;
-        const F outside_depth = r - dist;
 
         // Centre inside or on the boundary: leave through the nearest face.
         const F to_min_x = cx - min_x;
@@ -72,30 +71,30 @@ struct circle_aabb {
         const F to_max_y = max_y - cy;
         const M leave_min_x = to_min_x < to_max_x; // a tie leaves through max_x
         const M leave_min_y = to_min_y < to_max_y; // a tie leaves through max_y
-        const F face_x = xsimd::select(leave_min_x, to_min_x, to_max_x);
-        const F face_y = xsimd::select(leave_min_y, to_min_y, to_max_y);
+        const F face_x = pick<Arch>(leave_min_x, to_min_x, to_max_x);
+        const F face_y = pick<Arch>(leave_min_y, to_min_y, to_max_y);
         const M x_face = face_x < face_y; // a tie leaves through the y face
-        const F zero(0.0F);
-        const F sign_x = xsimd::select(leave_min_x, F(-1.0F), F(1.0F));
-        const F sign_y = xsimd::select(leave_min_y, F(-1.0F), F(1.0F));
-        const F inside_normal_x = xsimd::select(x_face, sign_x, zero);
-        const F inside_normal_y = xsimd::select(x_face, zero, sign_y);
-        const F inside_depth = xsimd::select(x_face, face_x, face_y) + r;
-        const F inside_point_x =
-            xsimd::select(x_face, xsimd::select(leave_min_x, min_x, max_x), cx);
-        const F inside_point_y =
-            xsimd::select(x_face, cy, xsimd::select(leave_min_y, min_y, max_y));
+        const F inside_depth = pick<Arch>(x_face, face_x, face_y) + r;
         const M inside_hit = inside_depth > -margin;
 
-        const M hit = (outside && outside_hit) || (!outside && inside_hit);
-        return {
-            hit,
-            xsimd::select(hit, xsimd::select(outside, outside_normal_x, inside_normal_x), zero),
-            xsimd::select(hit, xsimd::select(outside, outside_normal_y, inside_normal_y), zero),
-            xsimd::select(hit, xsimd::select(outside, outside_depth, inside_depth), zero),
-            xsimd::select(hit, xsimd::select(outside, s.x, inside_point_x), zero),
-            xsimd::select(hit, xsimd::select(outside, s.y, inside_point_y), zero),
-        };
+        const M hit = pick<Arch>(outside, outside_hit, inside_hit);
+
+        // Outside, the normal runs from the closest point to the centre. Inside lanes divide
+        // 0 by 0 here; pick discards them.
+        const F dist = xsimd::sqrt(d2);
+        const F zero(0.0F);
+        const F sign_x = pick<Arch>(leave_min_x, F(-1.0F), F(1.0F));
+        const F sign_y = pick<Arch>(leave_min_y, F(-1.0F), F(1.0F));
+        contact_result k;
+        k.hit = hit;
+        k.depth = pick<Arch>(outside, r - dist, inside_depth);
+        k.normal_x = pick<Arch>(outside, dx / dist, pick<Arch>(x_face, sign_x, zero));
+        k.normal_y = pick<Arch>(outside, dy / dist, pick<Arch>(x_face, zero, sign_y));
+        k.point_x =
+            pick<Arch>(outside, s.x, pick<Arch>(x_face, pick<Arch>(leave_min_x, min_x, max_x), cx));
+        k.point_y =
+            pick<Arch>(outside, s.y, pick<Arch>(x_face, cy, pick<Arch>(leave_min_y, min_y, max_y)));
+        return k;
     }
 
     // contact_of(...).hit without the normal, depth and point: the same comparisons on the
@@ -110,13 +109,13 @@ struct circle_aabb {
         const F face_x = min_ps(cx - min_x, max_x - cx);
         const F face_y = min_ps(cy - min_y, max_y - cy);
         const M inside_hit = min_ps(face_x, face_y) + r > -margin;
-        return (outside && outside_hit) || (!outside && inside_hit);
+        return pick<Arch>(outside, outside_hit, inside_hit);
     }
 
     // The loops over pairs, one per kernel table entry (kernel_table.hpp).
 
     static void closest_point(circles_cview c, aabbs_view b, points_view out) {
-        for_each_block<Arch>(c.count, [&](const auto& block) {
+        for_each_block<Arch>(c.count, [=](const auto& block) {
             const closest_point_result s =
                 closest_point_of(block.load(c.x), block.load(c.y), block.load(b.min_x),
                                  block.load(b.min_y), block.load(b.max_x), block.load(b.max_y));
@@ -126,7 +125,7 @@ struct circle_aabb {
     }
 
     static void distance_squared(circles_cview c, aabbs_view b, float* out) {
-        for_each_block<Arch>(c.count, [&](const auto& block) {
+        for_each_block<Arch>(c.count, [=](const auto& block) {
             block.store(out, distance_squared_of(block.load(c.x), block.load(c.y),
                                                  block.load(b.min_x), block.load(b.min_y),
                                                  block.load(b.max_x), block.load(b.max_y)));
@@ -135,7 +134,7 @@ struct circle_aabb {
 
     static std::size_t overlap(circles_cview c, aabbs_view b, std::uint8_t* mask, float margin) {
         const F m(margin);
-        return for_each_block<Arch>(c.count, [&](const auto& block) {
+        return for_each_block<Arch>(c.count, [=](const auto& block) {
             const M hit = overlap_of(block.load(c.x), block.load(c.y), block.load(c.radius),
                                      block.load(b.min_x), block.load(b.min_y), block.load(b.max_x),
                                      block.load(b.max_y), m);
@@ -148,15 +147,17 @@ struct circle_aabb {
 
     static std::size_t contact(circles_cview c, aabbs_view b, contacts_view out, float margin) {
         const F m(margin);
-        return for_each_block<Arch>(c.count, [&](const auto& block) {
+        return for_each_block<Arch>(c.count, [=](const auto& block) {
             const contact_result k = contact_of(
                 block.load(c.x), block.load(c.y), block.load(c.radius), block.load(b.min_x),
                 block.load(b.min_y), block.load(b.max_x), block.load(b.max_y), m);
-            block.store(out.normal_x, k.normal_x);
-            block.store(out.normal_y, k.normal_y);
-            block.store(out.depth, k.depth);
-            block.store(out.point_x, k.point_x);
-            block.store(out.point_y, k.point_y);
+            // A pair not in contact reports zeros (the reference's contact_result{}).
+            const F zero(0.0F);
+            block.store(out.normal_x, pick<Arch>(k.hit, k.normal_x, zero));
+            block.store(out.normal_y, pick<Arch>(k.hit, k.normal_y, zero));
+            block.store(out.depth, pick<Arch>(k.hit, k.depth, zero));
+            block.store(out.point_x, pick<Arch>(k.hit, k.point_x, zero));
+            block.store(out.point_y, pick<Arch>(k.hit, k.point_y, zero));
             return k.hit;
         });
     }
@@ -165,15 +166,15 @@ struct circle_aabb {
     // does not move stores its own bits back unchanged.
     static std::size_t push_out(circles_view c, aabbs_view b, float margin) {
         const F m(margin);
-        return for_each_block<Arch>(c.count, [&](const auto& block) {
+        return for_each_block<Arch>(c.count, [=](const auto& block) {
             const F cx = block.load(c.x);
             const F cy = block.load(c.y);
             const contact_result k =
                 contact_of(cx, cy, block.load(c.radius), block.load(b.min_x), block.load(b.min_y),
                            block.load(b.max_x), block.load(b.max_y), m);
-            const M moved = k.hit && (k.depth > F(0.0F));
-            block.store(c.x, xsimd::select(moved, cx + k.normal_x * k.depth, cx));
-            block.store(c.y, xsimd::select(moved, cy + k.normal_y * k.depth, cy));
+            const M moved = both<Arch>(k.hit, k.depth > F(0.0F));
+            block.store(c.x, pick<Arch>(moved, cx + k.normal_x * k.depth, cx));
+            block.store(c.y, pick<Arch>(moved, cy + k.normal_y * k.depth, cy));
             return moved;
         });
     }

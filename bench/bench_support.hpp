@@ -1,0 +1,52 @@
+// Shared by the benchmark files: the scenes, the implementations to compare, and naming.
+#pragma once
+
+#include "kernel_table.hpp"
+#include "native_loops.hpp"
+
+#include <simdcollide/simdcollide.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace simdcollide::bench {
+
+/// The sizes every kernel is measured at: in L1, in L2, in L3 or beyond, far beyond caches.
+inline const std::vector<std::size_t> sizes = {64, 4096, 65536, 16777216};
+
+/// n circle-box pairs as a particle simulation sees them: circles of radius 0.1 to 1 near
+/// boxes 0.5 to 3 on a side, about half of them in contact (some centres inside), in
+/// 64-byte aligned arrays. Deterministic for a given n. One scene per n, made on first use.
+struct pair_scene {
+    circle_set circles;
+    aabb_set boxes;
+    contact_set contacts;
+    aligned_floats start_x; ///< the circles' x before any push-out, for restoring
+    aligned_floats start_y;
+};
+pair_scene& scene_for(std::size_t n);
+
+/// One implementation of the circle-AABB kernels under a benchmark name.
+struct implementation {
+    std::string name; ///< reference, sse2, avx2, avx512, neon, dispatch, autovec
+    const detail::circle_aabb_kernels_table* kernels;
+};
+
+/// reference, every ISA this CPU runs, dispatch (the active table) and autovec.
+std::vector<implementation> circle_aabb_implementations();
+
+/// Times one call with the wall clock, for benchmarks that must restore their input
+/// between iterations (UseManualTime).
+template <class F>
+double seconds_of(F&& call) {
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    const auto stop = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(stop - start).count();
+}
+
+} // namespace simdcollide::bench

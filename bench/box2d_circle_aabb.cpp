@@ -1,0 +1,69 @@
+// circle_aabb/contact/box2d/<n>: Box2D 2.4.1's narrow phase for the same pairs, the same
+// question (normal, depth, point in world space): b2CollidePolygonAndCircle, then
+// b2WorldManifold for world-space results, as Box2D's own contact solver does.
+#include "bench_support.hpp"
+
+#include <box2d/box2d.h>
+
+#include <vector>
+
+namespace simdcollide::bench {
+namespace {
+
+struct box2d_scene {
+    std::vector<b2PolygonShape> boxes;
+    std::vector<b2CircleShape> circles;
+};
+
+box2d_scene make_box2d_scene(std::size_t n) {
+    pair_scene& s = scene_for(n);
+    box2d_scene out;
+    out.boxes.resize(n);
+    out.circles.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float hw = 0.5F * (s.boxes.max_x[i] - s.boxes.min_x[i]);
+        const float hh = 0.5F * (s.boxes.max_y[i] - s.boxes.min_y[i]);
+        out.boxes[i].SetAsBox(hw, hh, b2Vec2(s.boxes.min_x[i] + hw, s.boxes.min_y[i] + hh), 0.0F);
+        out.circles[i].m_p.Set(s.circles.x[i], s.circles.y[i]);
+        out.circles[i].m_radius = s.circles.radius[i];
+    }
+    return out;
+}
+
+void box2d_contact(benchmark::State& state, std::size_t n) {
+    const box2d_scene scene = make_box2d_scene(n);
+    pair_scene& s = scene_for(n);
+    b2Transform identity;
+    identity.SetIdentity();
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < n; ++i) {
+            b2Manifold manifold;
+            b2CollidePolygonAndCircle(&manifold, &scene.boxes[i], identity, &scene.circles[i],
+                                      identity);
+            b2WorldManifold world;
+            world.Initialize(&manifold, identity, scene.boxes[i].m_radius, identity,
+                             scene.circles[i].m_radius);
+            const bool hit = manifold.pointCount > 0;
+            s.contacts.normal_x[i] = hit ? world.normal.x : 0.0F;
+            s.contacts.normal_y[i] = hit ? world.normal.y : 0.0F;
+            s.contacts.depth[i] = hit ? -world.separations[0] : 0.0F;
+            s.contacts.point_x[i] = hit ? world.points[0].x : 0.0F;
+            s.contacts.point_y[i] = hit ? world.points[0].y : 0.0F;
+        }
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
+bool register_all() {
+    for (std::size_t n : sizes) {
+        benchmark::RegisterBenchmark(("circle_aabb/contact/box2d/" + std::to_string(n)).c_str(),
+                                     box2d_contact, n);
+    }
+    return true;
+}
+
+const bool registered = register_all();
+
+} // namespace
+} // namespace simdcollide::bench

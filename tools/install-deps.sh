@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what simdcollide needs to build, test and benchmark, from Debian's archive.
+# Run as root (or with sudo) on Debian 12 or a derivative. Safe to run again.
+set -euo pipefail
+
+packages=(
+    cmake g++ make           # the build
+    libxsimd-dev             # SIMD kernels (build-time only, headers)
+    libgtest-dev             # tests
+    libbenchmark-dev         # benchmarks
+    libbox2d-dev             # the Box2D 2.4.1 comparison benchmark
+    qemu-user                # running the tests as CPUs without AVX
+    binutils                 # nm and objdump, for the per-ISA symbol check
+    python3                  # the benchmark summary
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: everything is installed"
+    exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

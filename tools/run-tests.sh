@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The test job: install dependencies, then
+#   1. Release build, every test (bit-exactness on every ISA this CPU runs, the reference
+#      against hand-worked values, dispatch, the per-ISA symbol check, and the whole suite
+#      under qemu as a Core 2 and a Nehalem, CPUs without AVX);
+#   2. Debug build with AddressSanitizer and UndefinedBehaviorSanitizer, every test but
+#      the qemu ones (the sanitizers' runtimes do not run under qemu-user).
+#
+#   tools/run-tests.sh [BUILD_ROOT]      (default: build-tests)
+#
+# With CI=true, warnings are errors and a missing qemu fails the build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=${1:-build-tests}
+jobs=$(nproc)
+
+tools/install-deps.sh
+
+strict=()
+if [ "${CI:-}" = "true" ]; then
+    strict=(-DSIMDCOLLIDE_WERROR=ON -DSIMDCOLLIDE_REQUIRE_QEMU=ON)
+fi
+
+echo "== Release build and tests"
+cmake -S . -B "$root/release" -DCMAKE_BUILD_TYPE=Release -DSIMDCOLLIDE_BUILD_BENCHMARKS=ON "${strict[@]}"
+cmake --build "$root/release" -j"$jobs"
+ctest --test-dir "$root/release" -j"$jobs" --output-on-failure
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+cmake -S . -B "$root/sanitize" -DCMAKE_BUILD_TYPE=Debug -DSIMDCOLLIDE_SANITIZE=address,undefined \
+    -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF "${strict[@]}"
+cmake --build "$root/sanitize" -j"$jobs"
+ctest --test-dir "$root/sanitize" -j"$jobs" --output-on-failure -E '^qemu_'
