@@ -44,7 +44,8 @@ void overlap(benchmark::State& state, const kernels* k, std::size_t n) {
 void contact(benchmark::State& state, const kernels* k, std::size_t n) {
     pair_scene& s = scene_for(n);
     for (auto _ : state) {
-        benchmark::DoNotOptimize(k->contact(s.circles.view(), s.boxes.view(), s.contacts.view(), 0.0F));
+        benchmark::DoNotOptimize(
+            k->contact(s.circles.view(), s.boxes.view(), s.contacts.view(), 0.0F));
         benchmark::ClobberMemory();
     }
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
@@ -68,7 +69,8 @@ void push_out(benchmark::State& state, const kernels* k, std::size_t n) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * n * 9 * sizeof(float)));
 }
 
-// The bandwidth bar for push-out: the same bytes, the same restore, next to no arithmetic.
+// circle_aabb/push_out/stream: the bandwidth bar for push-out. The same bytes, the same
+// restore, next to no arithmetic.
 void stream_baseline(benchmark::State& state, std::size_t n) {
     pair_scene& s = scene_for(n);
     for (auto _ : state) {
@@ -87,8 +89,10 @@ using kernel_benchmark = void (*)(benchmark::State&, const kernels*, std::size_t
 
 bool register_all() {
     const std::pair<const char*, kernel_benchmark> all[] = {
-        {"closest_point", closest_point}, {"distance_squared", distance_squared},
-        {"overlap", overlap},             {"contact", contact},
+        {"closest_point", closest_point},
+        {"distance_squared", distance_squared},
+        {"overlap", overlap},
+        {"contact", contact},
         {"push_out", push_out},
     };
     for (const auto& [kernel, run] : all) {
@@ -103,7 +107,7 @@ bool register_all() {
             }
         }
     }
-    benchmark::RegisterBenchmark("stream/push_out_bytes/16777216", stream_baseline,
+    benchmark::RegisterBenchmark("circle_aabb/push_out/stream/16777216", stream_baseline,
                                  std::size_t{16777216})
         ->UseManualTime();
     return true;

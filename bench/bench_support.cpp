@@ -44,8 +44,8 @@ std::vector<implementation> circle_aabb_implementations() {
     std::vector<implementation> out;
     for (isa which : compiled_isas()) {
         if (isa_supported(which)) {
-            out.push_back({std::string(isa_name(which)),
-                           &detail::compiled_table(which)->circle_aabb});
+            out.push_back(
+                {std::string(isa_name(which)), &detail::compiled_table(which)->circle_aabb});
         }
     }
     out.push_back({"dispatch", &detail::active_table().circle_aabb});
