@@ -11,7 +11,6 @@
 
 #include <xsimd/xsimd.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -162,14 +161,16 @@ struct tail_block {
     std::size_t count;
 
     floats<Arch> load(const float* field) const {
+        // memcpy, not std::copy_n: at -O0 the std::copy helpers would be emitted as weak
+        // functions in every per-ISA object, and the linker could keep an AVX copy of them.
         alignas(64) float buffer[width] = {};
-        std::copy_n(field + first, count, buffer);
+        std::memcpy(buffer, field + first, count * sizeof(float));
         return floats<Arch>::load_aligned(buffer);
     }
     void store(float* field, const floats<Arch>& value) const {
         alignas(64) float buffer[width];
         value.store_aligned(buffer);
-        std::copy_n(buffer, count, field + first);
+        std::memcpy(field + first, buffer, count * sizeof(float));
     }
     void store_mask(std::uint8_t* field, const lanes<Arch>& value) const {
         const std::uint32_t bits = lane_bits<Arch>(value);
