@@ -96,11 +96,11 @@ bool register_all() {
         {"push_out", push_out},
     };
     for (const auto& [kernel, run] : all) {
-        for (const implementation& impl : circle_aabb_implementations()) {
+        for (const implementation& impl : implementations()) {
             for (std::size_t n : sizes) {
                 const std::string name = std::string("circle_aabb/") + kernel + "/" + impl.name +
                                          "/" + std::to_string(n);
-                auto* b = benchmark::RegisterBenchmark(name.c_str(), run, impl.kernels, n);
+                auto* b = benchmark::RegisterBenchmark(name.c_str(), run, impl.circle_aabb, n);
                 if (run == push_out) {
                     b->UseManualTime();
                 }

@@ -1,6 +1,7 @@
 #include "bench_support.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <random>
@@ -40,17 +41,85 @@ pair_scene& scene_for(std::size_t n) {
     return *scene;
 }
 
-std::vector<implementation> circle_aabb_implementations() {
+std::vector<implementation> implementations() {
     std::vector<implementation> out;
+    const auto from_table = [](std::string name, const detail::kernel_table& t) {
+        return implementation{std::move(name), &t.circle_aabb, &t.circle_circle, &t.response};
+    };
     for (isa which : compiled_isas()) {
         if (isa_supported(which)) {
-            out.push_back(
-                {std::string(isa_name(which)), &detail::compiled_table(which)->circle_aabb});
+            out.push_back(from_table(std::string(isa_name(which)), *detail::compiled_table(which)));
         }
     }
-    out.push_back({"dispatch", &detail::active_table().circle_aabb});
-    out.push_back({"autovec", &autovec_circle_aabb()});
+    out.push_back(from_table("dispatch", detail::active_table()));
+    out.push_back(
+        {"autovec", &autovec_circle_aabb(), &autovec_circle_circle(), &autovec_response()});
     return out;
+}
+
+circle_scene& circle_scene_for(std::size_t n) {
+    static std::map<std::size_t, std::unique_ptr<circle_scene>> scenes;
+    std::unique_ptr<circle_scene>& scene = scenes[n];
+    if (scene) {
+        return *scene;
+    }
+    scene = std::make_unique<circle_scene>();
+    circle_scene& s = *scene;
+    std::mt19937 rng(static_cast<std::uint32_t>(n) + 1);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    for (aligned_floats* f :
+         {&s.ax, &s.ay, &s.ar, &s.aw, &s.avx, &s.avy, &s.bx, &s.by, &s.br, &s.bw, &s.bvx, &s.bvy}) {
+        f->resize(n);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        s.ax[i] = 100.0F * unit(rng);
+        s.ay[i] = 100.0F * unit(rng);
+        s.ar[i] = 0.1F + 0.9F * unit(rng);
+        s.br[i] = 0.1F + 0.9F * unit(rng);
+        const bool coincident = i % 64 == 0;
+        s.bx[i] = s.ax[i] + (coincident ? 0.0F : 2.5F * (unit(rng) - 0.5F) * 2.0F);
+        s.by[i] = s.ay[i] + (coincident ? 0.0F : 2.5F * (unit(rng) - 0.5F) * 2.0F);
+        s.aw[i] = i % 16 == 0 ? 0.0F : 0.5F + 1.5F * unit(rng);
+        s.bw[i] = 0.5F + 1.5F * unit(rng);
+        s.avx[i] = 2.0F * unit(rng) - 1.0F;
+        s.avy[i] = 2.0F * unit(rng) - 1.0F;
+        s.bvx[i] = 2.0F * unit(rng) - 1.0F;
+        s.bvy[i] = 2.0F * unit(rng) - 1.0F;
+    }
+    s.start_ax = s.ax;
+    s.start_ay = s.ay;
+    s.start_bx = s.bx;
+    s.start_by = s.by;
+    s.contacts = contact_set(n);
+    detail::reference_table().circle_circle.contact(s.a(), s.b(), s.contacts.view());
+
+    // The pile: a jittered square lattice of spacing 0.85 with radii 0.4 to 0.5, so most
+    // neighbours overlap; pairs to the right, up and up-right, so that each circle sits in
+    // about six pairs, as in a packed pile.
+    const std::size_t side = static_cast<std::size_t>(std::sqrt(static_cast<double>(n))) + 1;
+    for (aligned_floats* f : {&s.pile_x, &s.pile_y, &s.pile_r, &s.pile_w}) {
+        f->resize(n);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        s.pile_x[i] = static_cast<float>(i % side) * 0.85F + 0.05F * unit(rng);
+        s.pile_y[i] = static_cast<float>(i / side) * 0.85F + 0.05F * unit(rng);
+        s.pile_r[i] = 0.4F + 0.1F * unit(rng);
+        s.pile_w[i] = i < side ? 0.0F : 1.0F; // the bottom row rests on the ground
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t col = i % side;
+        const std::size_t right = col + 1 < side ? i + 1 : n;
+        const std::size_t up_right = col + 1 < side ? i + side + 1 : n;
+        for (const std::size_t j : {right, i + side, up_right}) {
+            if (j < n) {
+                s.pile_pairs.push_back(
+                    {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j)});
+            }
+        }
+    }
+    s.pile_start_x = s.pile_x;
+    s.pile_start_y = s.pile_y;
+    return s;
 }
 
 } // namespace simdcollide::bench

@@ -30,14 +30,40 @@ struct pair_scene {
 };
 pair_scene& scene_for(std::size_t n);
 
-/// One implementation of the circle-AABB kernels under a benchmark name.
+/// One implementation of the kernels under a benchmark name.
 struct implementation {
     std::string name; ///< reference, sse2, avx2, avx512, neon, dispatch, autovec
-    const detail::circle_aabb_kernels_table* kernels;
+    const detail::circle_aabb_kernels_table* circle_aabb;
+    const detail::circle_circle_kernels_table* circle_circle;
+    const detail::response_kernels_table* response;
 };
 
 /// reference, every ISA this CPU runs, dispatch (the active table) and autovec.
-std::vector<implementation> circle_aabb_implementations();
+std::vector<implementation> implementations();
+
+/// n circle pairs (a[i], b[i]) for the circle-circle and response benchmarks: radii 0.1 to
+/// 1, centres up to 2.5 apart (about half in contact, a few coincident), inverse masses 0.5
+/// to 2 with one circle in 16 static, random velocities; their contacts; and a packed pile
+/// of n circles with a pair list in which each circle sits in about six pairs.
+struct circle_scene {
+    aligned_floats ax, ay, ar, aw, avx, avy, bx, by, br, bw, bvx, bvy;
+    aligned_floats start_ax, start_ay, start_bx, start_by;
+    contact_set contacts;
+    aligned_floats pile_x, pile_y, pile_r, pile_w, pile_start_x, pile_start_y;
+    std::vector<circle_pair> pile_pairs;
+
+    particles_view a() {
+        return {ax.data(), ay.data(), ar.data(), aw.data(), avx.data(), avy.data(), ax.size()};
+    }
+    particles_view b() {
+        return {bx.data(), by.data(), br.data(), bw.data(), bvx.data(), bvy.data(), bx.size()};
+    }
+    particles_view pile() {
+        return {pile_x.data(), pile_y.data(), pile_r.data(), pile_w.data(),
+                nullptr,       nullptr,       pile_x.size()};
+    }
+};
+circle_scene& circle_scene_for(std::size_t n);
 
 /// Times one call with the wall clock, for benchmarks that must restore their input
 /// between iterations (UseManualTime).

@@ -7,8 +7,10 @@
 
 namespace simdcollide::bench {
 
-/// GCC's auto-vectorisation of the reference loops (autovec_circle_aabb.cpp).
+/// GCC's auto-vectorisation of the reference loops (autovec.cpp).
 const detail::circle_aabb_kernels_table& autovec_circle_aabb();
+const detail::circle_circle_kernels_table& autovec_circle_circle();
+const detail::response_kernels_table& autovec_response();
 
 /// Reads x, y, radius and the four box fields and writes x and y, as push-out does, at
 /// memory speed: the bandwidth bar for push-out (stream_baseline.cpp).

@@ -5,7 +5,11 @@
 // fills one more (simd/table.hpp). Entries never check arguments: callers already did.
 #pragma once
 
+#include "pair_corrections.hpp"
+
+#include <simdcollide/circle_circle.hpp>
 #include <simdcollide/dispatch.hpp>
+#include <simdcollide/response.hpp>
 #include <simdcollide/soa.hpp>
 
 #include <cstddef>
@@ -22,9 +26,28 @@ struct circle_aabb_kernels_table {
     std::size_t (*push_out)(circles_view, aabbs_view, float margin);
 };
 
+struct circle_circle_kernels_table {
+    void (*distance_squared)(circles_cview, circles_cview, float* out);
+    /// `mask` may be null: then only the count is computed.
+    std::size_t (*overlap)(circles_cview, circles_cview, std::uint8_t* mask);
+    std::size_t (*contact)(circles_cview, circles_cview, contacts_view);
+    std::size_t (*separate)(particles_view, particles_view, separation_weighting);
+    /// Pair-list separation's per-pair part: adds every pair's correction to `sums`.
+    void (*pair_corrections)(particles_view, const circle_pair* pairs, std::size_t pair_count,
+                             separation_weighting, const pair_corrections& sums);
+};
+
+struct response_kernels_table {
+    std::size_t (*circle_aabb)(particles_view, contacts_cview, response_parameters);
+    std::size_t (*circle_circle)(particles_view, particles_view, contacts_cview,
+                                 response_parameters);
+};
+
 struct kernel_table {
     isa id;
     circle_aabb_kernels_table circle_aabb;
+    circle_circle_kernels_table circle_circle;
+    response_kernels_table response;
 };
 
 /// The reference implementation's table (kernels/reference/).

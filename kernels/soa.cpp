@@ -59,4 +59,16 @@ contacts_view::contacts_view(std::span<float> normal_x_, std::span<float> normal
                                             {"point_x", point_x_.size()},
                                             {"point_y", point_y_.size()}})) {}
 
+particles_view::particles_view(std::span<float> x_, std::span<float> y_,
+                               std::span<const float> radius_, std::span<const float> inverse_mass_,
+                               std::span<float> vx_, std::span<float> vy_)
+    : x(x_.data()), y(y_.data()), radius(radius_.data()), inverse_mass(inverse_mass_.data()),
+      vx(vx_.data()), vy(vy_.data()),
+      count(common_length("particles_view", {{"x", x_.size()},
+                                             {"y", y_.size()},
+                                             {"radius", radius_.size()},
+                                             {"inverse_mass", inverse_mass_.size()},
+                                             {"vx", vx_.size()},
+                                             {"vy", vy_.size()}})) {}
+
 } // namespace simdcollide

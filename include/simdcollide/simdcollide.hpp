@@ -3,8 +3,10 @@
 #pragma once
 
 #include <simdcollide/circle_aabb.hpp>
+#include <simdcollide/circle_circle.hpp>
 #include <simdcollide/containers.hpp>
 #include <simdcollide/dispatch.hpp>
+#include <simdcollide/response.hpp>
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
 #include <simdcollide/validate.hpp>

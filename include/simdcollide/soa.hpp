@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace simdcollide {
@@ -105,6 +106,60 @@ struct contacts_view {
     /// Throws std::invalid_argument unless the five spans have the same length.
     contacts_view(std::span<float> normal_x_, std::span<float> normal_y_, std::span<float> depth_,
                   std::span<float> point_x_, std::span<float> point_y_);
+};
+
+/// Read-only view of `count` contacts (see contacts_view), the input of velocity response.
+struct contacts_cview {
+    const float* normal_x = nullptr;
+    const float* normal_y = nullptr;
+    const float* depth = nullptr;
+    const float* point_x = nullptr;
+    const float* point_y = nullptr;
+    std::size_t count = 0;
+
+    constexpr contacts_cview() = default;
+    constexpr contacts_cview(const float* normal_x_, const float* normal_y_, const float* depth_,
+                             const float* point_x_, const float* point_y_,
+                             std::size_t count_) noexcept
+        : normal_x(normal_x_), normal_y(normal_y_), depth(depth_), point_x(point_x_),
+          point_y(point_y_), count(count_) {}
+    constexpr contacts_cview(const contacts_view& c) noexcept // NOLINT: implicit on purpose
+        : normal_x(c.normal_x), normal_y(c.normal_y), depth(c.depth), point_x(c.point_x),
+          point_y(c.point_y), count(c.count) {}
+};
+
+/// View of `count` moving circles: centres `(x, y)` and velocities `(vx, vy)` that kernels
+/// write in place, radii and inverse masses (`inverse_mass == 0`: static, infinite mass;
+/// valid input has `inverse_mass >= 0` and finite). Each kernel says which fields it reads
+/// and writes; fields it does not use may be null. Converts to circles_view.
+struct particles_view {
+    float* x = nullptr;
+    float* y = nullptr;
+    const float* radius = nullptr;
+    const float* inverse_mass = nullptr;
+    float* vx = nullptr;
+    float* vy = nullptr;
+    std::size_t count = 0;
+
+    constexpr particles_view() = default;
+    /// Trusts the caller: each non-null pointer must address `count` floats.
+    constexpr particles_view(float* x_, float* y_, const float* radius_, const float* inverse_mass_,
+                             float* vx_, float* vy_, std::size_t count_) noexcept
+        : x(x_), y(y_), radius(radius_), inverse_mass(inverse_mass_), vx(vx_), vy(vy_),
+          count(count_) {}
+    /// Throws std::invalid_argument unless the six spans have the same length.
+    particles_view(std::span<float> x_, std::span<float> y_, std::span<const float> radius_,
+                   std::span<const float> inverse_mass_, std::span<float> vx_,
+                   std::span<float> vy_);
+
+    constexpr operator circles_view() const noexcept { return {x, y, radius, count}; }
+    constexpr operator circles_cview() const noexcept { return {x, y, radius, count}; }
+};
+
+/// A pair of circles by index into one particles_view, as a broad phase produces them.
+struct circle_pair {
+    std::uint32_t a;
+    std::uint32_t b;
 };
 
 } // namespace simdcollide

@@ -7,15 +7,9 @@
 // for the SIMD code). Two namespaces give two sets of symbols, so the linker can never
 // keep the -march=native copy of a helper for the baseline caller.
 //
-// The includer must already have included <cmath>, <cstddef>, <cstdint> and
-// <simdcollide/soa.hpp>, and must compile it with -ffp-contract=off: a fused multiply-add
-// would round differently from the SIMD code.
-
-// min and max with the operand order of the x86 minps/maxps instructions: the second
-// operand wins ties and unordered (NaN) comparisons. std::min, std::clamp and fminf differ
-// there, so the SIMD code could not match them bit for bit.
-inline float min_ps(float a, float b) { return a < b ? a : b; }
-inline float max_ps(float a, float b) { return a > b ? a : b; }
+// The includer must already have included <cmath>, <cstddef>, <cstdint>,
+// <simdcollide/soa.hpp> and minmax.inl, and must compile it with -ffp-contract=off: a fused
+// multiply-add would round differently from the SIMD code.
 
 struct closest_point_result {
     float x;

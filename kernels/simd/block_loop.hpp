@@ -100,6 +100,22 @@ lanes<Arch> both(const lanes<Arch>& a, const lanes<Arch>& b) {
     return a && b;
 }
 
+/// a || b lane by lane (see pick for why not xsimd's operator|| on x86).
+template <class Arch>
+lanes<Arch> either(const lanes<Arch>& a, const lanes<Arch>& b) {
+#if defined(__x86_64__)
+    if constexpr (is_avx512<Arch>) {
+        using bits = decltype(a.data); // __mmask16
+        return static_cast<bits>(a.data | b.data);
+    } else if constexpr (is_avx<Arch>) {
+        return _mm256_or_ps(a, b);
+    } else if constexpr (is_sse<Arch>) {
+        return _mm_or_ps(a, b);
+    }
+#endif
+    return a || b;
+}
+
 /// The lanes of a mask as the low W bits of an integer, lane 0 in bit 0. xsimd 8.1 has no
 /// batch_bool::mask(), and its generic bool store goes through floats one lane at a time.
 template <class Arch>

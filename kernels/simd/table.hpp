@@ -5,7 +5,9 @@
 
 #include "kernel_table.hpp"
 #include "simd/circle_aabb.hpp"
+#include "simd/circle_circle.hpp"
 #include "simd/isa_of.hpp"
+#include "simd/response.hpp"
 
 namespace simdcollide::detail {
 
@@ -21,6 +23,17 @@ const kernel_table& simd_table() noexcept {
             &simd::circle_aabb<Arch>::overlap,
             &simd::circle_aabb<Arch>::contact,
             &simd::circle_aabb<Arch>::push_out,
+        },
+        {
+            &simd::circle_circle<Arch>::distance_squared,
+            &simd::circle_circle<Arch>::overlap,
+            &simd::circle_circle<Arch>::contact,
+            &simd::circle_circle<Arch>::separate,
+            &simd::circle_circle<Arch>::pair_corrections,
+        },
+        {
+            &simd::response<Arch>::circle_aabb,
+            &simd::response<Arch>::circle_circle,
         },
     };
     return table;

@@ -1,17 +1,24 @@
 // The library's copy of the scalar reference, and its kernel table.
 //
 // Compiled with -fno-tree-vectorize (see CMakeLists.txt) so that "reference" in benchmarks
-// means scalar code; bench/autovec_circle_aabb.cpp compiles the same loops with GCC's best
+// means scalar code; bench/autovec.cpp compiles the same loops with GCC's best
 // auto-vectorisation for comparison.
 #include "kernel_table.hpp"
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <simdcollide/circle_circle.hpp>
+#include <simdcollide/response.hpp>
 #include <simdcollide/soa.hpp>
 
 namespace simdcollide::detail::reference_impl {
+// minmax.inl first: the others use it.
+#include "reference/minmax.inl"
+
 #include "reference/circle_aabb.inl"
+#include "reference/circle_circle.inl"
+#include "reference/response.inl"
 } // namespace simdcollide::detail::reference_impl
 
 namespace simdcollide::detail {
@@ -25,6 +32,17 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::overlap_loop,
             &reference_impl::contact_loop,
             &reference_impl::push_out_loop,
+        },
+        {
+            &reference_impl::circle_distance_squared_loop,
+            &reference_impl::circle_overlap_loop,
+            &reference_impl::circle_contact_loop,
+            &reference_impl::circle_separate_loop,
+            &reference_impl::circle_pair_corrections_loop,
+        },
+        {
+            &reference_impl::respond_circle_aabb_loop,
+            &reference_impl::respond_circle_circle_loop,
         },
     };
     return table;

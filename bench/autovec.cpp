@@ -7,10 +7,17 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <simdcollide/circle_circle.hpp>
+#include <simdcollide/response.hpp>
 #include <simdcollide/soa.hpp>
 
 namespace simdcollide::bench::autovec {
+// minmax.inl first: the others use it.
+#include "reference/minmax.inl"
+
 #include "reference/circle_aabb.inl"
+#include "reference/circle_circle.inl"
+#include "reference/response.inl"
 } // namespace simdcollide::bench::autovec
 
 namespace simdcollide::bench {
@@ -19,6 +26,23 @@ const detail::circle_aabb_kernels_table& autovec_circle_aabb() {
     static constexpr detail::circle_aabb_kernels_table table{
         &autovec::closest_point_loop, &autovec::distance_squared_loop, &autovec::overlap_loop,
         &autovec::contact_loop,       &autovec::push_out_loop,
+    };
+    return table;
+}
+
+const detail::circle_circle_kernels_table& autovec_circle_circle() {
+    static constexpr detail::circle_circle_kernels_table table{
+        &autovec::circle_distance_squared_loop, &autovec::circle_overlap_loop,
+        &autovec::circle_contact_loop,          &autovec::circle_separate_loop,
+        &autovec::circle_pair_corrections_loop,
+    };
+    return table;
+}
+
+const detail::response_kernels_table& autovec_response() {
+    static constexpr detail::response_kernels_table table{
+        &autovec::respond_circle_aabb_loop,
+        &autovec::respond_circle_circle_loop,
     };
     return table;
 }

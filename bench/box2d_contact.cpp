@@ -1,6 +1,7 @@
-// circle_aabb/contact/box2d/<n>: Box2D 2.4.1's narrow phase for the same pairs, the same
-// question (normal, depth, point in world space): b2CollidePolygonAndCircle, then
-// b2WorldManifold for world-space results, as Box2D's own contact solver does.
+// circle_aabb/contact/box2d/<n> and circle_circle/contact/box2d/<n>: Box2D 2.4.1's narrow
+// phase for the same pairs and the same question (normal, depth, point in world space):
+// b2CollidePolygonAndCircle or b2CollideCircles, then b2WorldManifold for world-space
+// results, as Box2D's own contact solver does.
 #include "bench_support.hpp"
 
 #include <box2d/box2d.h>
@@ -55,10 +56,42 @@ void box2d_contact(benchmark::State& state, std::size_t n) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
+void box2d_circle_contact(benchmark::State& state, std::size_t n) {
+    circle_scene& s = circle_scene_for(n);
+    std::vector<b2CircleShape> a(n), b(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        a[i].m_p.Set(s.ax[i], s.ay[i]);
+        a[i].m_radius = s.ar[i];
+        b[i].m_p.Set(s.bx[i], s.by[i]);
+        b[i].m_radius = s.br[i];
+    }
+    b2Transform identity;
+    identity.SetIdentity();
+    contact_set out(n);
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < n; ++i) {
+            b2Manifold manifold;
+            b2CollideCircles(&manifold, &a[i], identity, &b[i], identity);
+            b2WorldManifold world;
+            world.Initialize(&manifold, identity, a[i].m_radius, identity, b[i].m_radius);
+            const bool hit = manifold.pointCount > 0;
+            out.normal_x[i] = hit ? world.normal.x : 0.0F;
+            out.normal_y[i] = hit ? world.normal.y : 0.0F;
+            out.depth[i] = hit ? -world.separations[0] : 0.0F;
+            out.point_x[i] = hit ? world.points[0].x : 0.0F;
+            out.point_y[i] = hit ? world.points[0].y : 0.0F;
+        }
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
 bool register_all() {
     for (std::size_t n : sizes) {
         benchmark::RegisterBenchmark(("circle_aabb/contact/box2d/" + std::to_string(n)).c_str(),
                                      box2d_contact, n);
+        benchmark::RegisterBenchmark(("circle_circle/contact/box2d/" + std::to_string(n)).c_str(),
+                                     box2d_circle_contact, n);
     }
     return true;
 }

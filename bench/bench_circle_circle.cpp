@@ -1,0 +1,149 @@
+// circle_circle/<kernel>/<impl>/<n> and response/<kind>/<impl>/<n>. Items are pairs (or
+// contacts), so the rates read in pairs per second. Kernels that move their input restore it
+// outside the timed region every iteration (manual time).
+#include "bench_support.hpp"
+
+#include <algorithm>
+
+namespace simdcollide::bench {
+namespace {
+
+void count_items(benchmark::State& state, std::size_t n) {
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
+void distance_squared(benchmark::State& state, const implementation* impl, std::size_t n) {
+    circle_scene& s = circle_scene_for(n);
+    for (auto _ : state) {
+        impl->circle_circle->distance_squared(s.a(), s.b(), s.contacts.depth.data());
+        benchmark::ClobberMemory();
+    }
+    count_items(state, n);
+}
+
+void overlap(benchmark::State& state, const implementation* impl, std::size_t n) {
+    circle_scene& s = circle_scene_for(n);
+    std::vector<std::uint8_t> mask(n);
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(impl->circle_circle->overlap(s.a(), s.b(), mask.data()));
+        benchmark::ClobberMemory();
+    }
+    count_items(state, n);
+}
+
+void contact(benchmark::State& state, const implementation* impl, std::size_t n) {
+    circle_scene& s = circle_scene_for(n);
+    contact_set out(n);
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(impl->circle_circle->contact(s.a(), s.b(), out.view()));
+        benchmark::ClobberMemory();
+    }
+    count_items(state, n);
+}
+
+void separate(benchmark::State& state, const implementation* impl, std::size_t n) {
+    circle_scene& s = circle_scene_for(n);
+    for (auto _ : state) {
+        std::copy_n(s.start_ax.data(), n, s.ax.data());
+        std::copy_n(s.start_ay.data(), n, s.ay.data());
+        std::copy_n(s.start_bx.data(), n, s.bx.data());
+        std::copy_n(s.start_by.data(), n, s.by.data());
+        state.SetIterationTime(seconds_of([&] {
+            impl->circle_circle->separate(s.a(), s.b(), separation_weighting::inverse_mass);
+            benchmark::ClobberMemory();
+        }));
+    }
+    count_items(state, n);
+}
+
+// The whole pair-list call as the public function runs it: zero the sums, add every pair's
+// correction, apply the means. Items are pairs.
+void separate_pairs(benchmark::State& state, const implementation* impl, std::size_t n) {
+    circle_scene& s = circle_scene_for(n);
+    separation_workspace workspace;
+    for (auto _ : state) {
+        std::copy_n(s.pile_start_x.data(), n, s.pile_x.data());
+        std::copy_n(s.pile_start_y.data(), n, s.pile_y.data());
+        state.SetIterationTime(seconds_of([&] {
+            const detail::pair_corrections sums = detail::begin_pair_corrections(workspace, n);
+            impl->circle_circle->pair_corrections(s.pile(), s.pile_pairs.data(),
+                                                  s.pile_pairs.size(),
+                                                  separation_weighting::inverse_mass, sums);
+            detail::apply_pair_corrections(sums, s.pile());
+            benchmark::ClobberMemory();
+        }));
+    }
+    state.counters["pairs_per_circle"] =
+        2.0 * static_cast<double>(s.pile_pairs.size()) / static_cast<double>(n);
+    count_items(state, s.pile_pairs.size());
+}
+
+void respond_circle_aabb(benchmark::State& state, const implementation* impl, std::size_t n) {
+    circle_scene& s = circle_scene_for(n);
+    const aligned_floats vx = s.bvx;
+    const aligned_floats vy = s.bvy;
+    for (auto _ : state) {
+        std::copy_n(vx.data(), n, s.bvx.data());
+        std::copy_n(vy.data(), n, s.bvy.data());
+        state.SetIterationTime(seconds_of([&] {
+            impl->response->circle_aabb(s.b(), s.contacts.view(), {0.5F, 0.3F});
+            benchmark::ClobberMemory();
+        }));
+    }
+    count_items(state, n);
+}
+
+void respond_circle_circle(benchmark::State& state, const implementation* impl, std::size_t n) {
+    circle_scene& s = circle_scene_for(n);
+    const aligned_floats avx = s.avx, avy = s.avy, bvx = s.bvx, bvy = s.bvy;
+    for (auto _ : state) {
+        std::copy_n(avx.data(), n, s.avx.data());
+        std::copy_n(avy.data(), n, s.avy.data());
+        std::copy_n(bvx.data(), n, s.bvx.data());
+        std::copy_n(bvy.data(), n, s.bvy.data());
+        state.SetIterationTime(seconds_of([&] {
+            impl->response->circle_circle(s.a(), s.b(), s.contacts.view(), {0.5F, 0.3F});
+            benchmark::ClobberMemory();
+        }));
+    }
+    count_items(state, n);
+}
+
+using runner = void (*)(benchmark::State&, const implementation*, std::size_t);
+
+bool register_all() {
+    struct entry {
+        const char* name;
+        runner run;
+        bool manual_time;
+    };
+    const entry all[] = {
+        {"circle_circle/distance_squared", distance_squared, false},
+        {"circle_circle/overlap", overlap, false},
+        {"circle_circle/contact", contact, false},
+        {"circle_circle/separate", separate, true},
+        {"circle_circle/separate_pairs", separate_pairs, true},
+        {"response/circle_aabb", respond_circle_aabb, true},
+        {"response/circle_circle", respond_circle_circle, true},
+    };
+    // Implementations live as long as the program: the benchmarks keep pointers to them.
+    static const std::vector<implementation> impls = implementations();
+    for (const entry& e : all) {
+        for (const implementation& impl : impls) {
+            for (std::size_t n : sizes) {
+                const std::string name =
+                    std::string(e.name) + "/" + impl.name + "/" + std::to_string(n);
+                auto* b = benchmark::RegisterBenchmark(name.c_str(), e.run, &impl, n);
+                if (e.manual_time) {
+                    b->UseManualTime();
+                }
+            }
+        }
+    }
+    return true;
+}
+
+const bool registered = register_all();
+
+} // namespace
+} // namespace simdcollide::bench

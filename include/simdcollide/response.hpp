@@ -1,0 +1,51 @@
+// Velocity response: impulses that stop approaching contacts, with restitution and Coulomb
+// friction. SPEC.md "Velocity response".
+//
+// For a contact with unit normal n from A to B: relative velocity v = vB - vA, normal speed
+// vn = v . n. Only approaching contacts (vn < 0) respond; pairs not in contact have a zero
+// normal (as the contact kernels write them) and so never respond. With total weight
+// wA + wB > 0:
+//   j  = -(1 + restitution) * vn / (wA + wB)            normal impulse
+//   t  = (-n.y, n.x),  vt = v . t
+//   jt = clamp(-vt / (wA + wB), -friction * j, +friction * j)   tangential impulse
+//   P  = j * n + jt * t;  vA -= P * wA;  vB += P * wB
+// so restitution 1 keeps the normal speed, 0 removes it; friction 0 keeps the tangential
+// velocity, and friction never reverses it. A body with inverse mass 0 keeps its velocity
+// bits exactly.
+//
+// Preconditions, checked on every call before anything is written (std::invalid_argument):
+// equal counts, no null array needed, restitution in [0, 1], friction finite and >= 0.
+#pragma once
+
+#include <simdcollide/soa.hpp>
+
+#include <cstddef>
+
+namespace simdcollide {
+
+/// Restitution and friction of a contact response.
+struct response_parameters {
+    float restitution = 0.0F; ///< in [0, 1]: 0 stops the normal motion, 1 reflects it
+    float friction = 0.0F;    ///< Coulomb coefficient, >= 0
+};
+
+/// Circle i against a static box with contact i (normal from the box towards the circle,
+/// as simdcollide::contact writes it). Reads the circles' vx, vy, inverse_mass; writes vx,
+/// vy. Returns the number of contacts that responded.
+std::size_t respond(particles_view circles, contacts_cview contacts,
+                    response_parameters parameters);
+
+/// Circle a[i] against circle b[i] with contact i (normal from a towards b). Reads vx, vy,
+/// inverse_mass of both; writes vx, vy. The two sides must not overlap. Returns the number
+/// of contacts that responded.
+std::size_t respond(particles_view a, particles_view b, contacts_cview contacts,
+                    response_parameters parameters);
+
+namespace reference {
+std::size_t respond(particles_view circles, contacts_cview contacts,
+                    response_parameters parameters);
+std::size_t respond(particles_view a, particles_view b, contacts_cview contacts,
+                    response_parameters parameters);
+} // namespace reference
+
+} // namespace simdcollide

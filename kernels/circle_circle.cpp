@@ -1,0 +1,139 @@
+// Public circle-circle entry points: check the arguments once, then call the chosen table.
+#include <simdcollide/circle_circle.hpp>
+
+#include "arguments.hpp"
+#include "kernel_table.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace simdcollide {
+namespace {
+
+void check_pairs(const char* kernel, circles_cview a, circles_cview b, bool needs_radius) {
+    detail::require_count(kernel, "b", a.count, b.count);
+    detail::require_fields(kernel, "a", a.count, {a.x, a.y});
+    detail::require_fields(kernel, "b", b.count, {b.x, b.y});
+    if (needs_radius) {
+        detail::require_fields(kernel, "a", a.count, {a.radius});
+        detail::require_fields(kernel, "b", b.count, {b.radius});
+    }
+}
+
+void check_bodies(const char* kernel, const char* what, particles_view p) {
+    detail::require_fields(kernel, what, p.count, {p.x, p.y, p.radius, p.inverse_mass});
+}
+
+// Once per call, before anything is written: every index in range, no circle paired with
+// itself.
+void check_pair_list(const char* kernel, std::size_t circles, std::span<const circle_pair> pairs) {
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const circle_pair p = pairs[k];
+        if (p.a >= circles || p.b >= circles || p.a == p.b) {
+            throw std::invalid_argument(
+                std::string("simdcollide::") + kernel + ": pair " + std::to_string(k) + " is (" +
+                std::to_string(p.a) + ", " + std::to_string(p.b) + "), but " +
+                (p.a == p.b ? std::string("a circle cannot be paired with itself")
+                            : "there are " + std::to_string(circles) + " circles"));
+        }
+    }
+}
+
+void distance_squared_with(const detail::kernel_table& t, circles_cview a, circles_cview b,
+                           std::span<float> out) {
+    check_pairs("distance_squared", a, b, false);
+    detail::require_count("distance_squared", "out", a.count, out.size());
+    t.circle_circle.distance_squared(a, b, out.data());
+}
+
+std::size_t overlap_with(const detail::kernel_table& t, circles_cview a, circles_cview b,
+                         std::span<std::uint8_t> mask, bool write_mask) {
+    check_pairs("overlap", a, b, true);
+    if (write_mask) {
+        detail::require_count("overlap", "mask", a.count, mask.size());
+    }
+    return t.circle_circle.overlap(a, b, write_mask && a.count > 0 ? mask.data() : nullptr);
+}
+
+std::size_t contact_with(const detail::kernel_table& t, circles_cview a, circles_cview b,
+                         contacts_view out) {
+    check_pairs("contact", a, b, true);
+    detail::require_count("contact", "out", a.count, out.count);
+    detail::require_fields("contact", "out", out.count,
+                           {out.normal_x, out.normal_y, out.depth, out.point_x, out.point_y});
+    return t.circle_circle.contact(a, b, out);
+}
+
+std::size_t separate_with(const detail::kernel_table& t, particles_view a, particles_view b,
+                          separation_weighting mode) {
+    detail::require_count("separate", "b", a.count, b.count);
+    check_bodies("separate", "a", a);
+    check_bodies("separate", "b", b);
+    return t.circle_circle.separate(a, b, mode);
+}
+
+std::size_t separate_list_with(const detail::kernel_table& t, particles_view c,
+                               std::span<const circle_pair> pairs, separation_weighting mode,
+                               separation_workspace& workspace) {
+    check_bodies("separate", "circles", c);
+    check_pair_list("separate", c.count, pairs);
+    const detail::pair_corrections sums = detail::begin_pair_corrections(workspace, c.count);
+    t.circle_circle.pair_corrections(c, pairs.data(), pairs.size(), mode, sums);
+    return detail::apply_pair_corrections(sums, c);
+}
+
+} // namespace
+
+void distance_squared(circles_cview a, circles_cview b, std::span<float> out) {
+    distance_squared_with(detail::active_table(), a, b, out);
+}
+std::size_t overlap(circles_cview a, circles_cview b, std::span<std::uint8_t> mask) {
+    return overlap_with(detail::active_table(), a, b, mask, true);
+}
+std::size_t count_overlaps(circles_cview a, circles_cview b) {
+    return overlap_with(detail::active_table(), a, b, {}, false);
+}
+std::size_t contact(circles_cview a, circles_cview b, contacts_view out) {
+    return contact_with(detail::active_table(), a, b, out);
+}
+std::size_t separate(particles_view a, particles_view b, separation_weighting mode) {
+    return separate_with(detail::active_table(), a, b, mode);
+}
+std::size_t separate(particles_view circles, std::span<const circle_pair> pairs,
+                     separation_weighting mode, separation_workspace& workspace) {
+    return separate_list_with(detail::active_table(), circles, pairs, mode, workspace);
+}
+std::size_t separate(particles_view circles, std::span<const circle_pair> pairs,
+                     separation_weighting mode) {
+    separation_workspace workspace;
+    return separate_list_with(detail::active_table(), circles, pairs, mode, workspace);
+}
+
+namespace reference {
+void distance_squared(circles_cview a, circles_cview b, std::span<float> out) {
+    distance_squared_with(detail::reference_table(), a, b, out);
+}
+std::size_t overlap(circles_cview a, circles_cview b, std::span<std::uint8_t> mask) {
+    return overlap_with(detail::reference_table(), a, b, mask, true);
+}
+std::size_t count_overlaps(circles_cview a, circles_cview b) {
+    return overlap_with(detail::reference_table(), a, b, {}, false);
+}
+std::size_t contact(circles_cview a, circles_cview b, contacts_view out) {
+    return contact_with(detail::reference_table(), a, b, out);
+}
+std::size_t separate(particles_view a, particles_view b, separation_weighting mode) {
+    return separate_with(detail::reference_table(), a, b, mode);
+}
+std::size_t separate(particles_view circles, std::span<const circle_pair> pairs,
+                     separation_weighting mode, separation_workspace& workspace) {
+    return separate_list_with(detail::reference_table(), circles, pairs, mode, workspace);
+}
+std::size_t separate(particles_view circles, std::span<const circle_pair> pairs,
+                     separation_weighting mode) {
+    separation_workspace workspace;
+    return separate_list_with(detail::reference_table(), circles, pairs, mode, workspace);
+}
+} // namespace reference
+
+} // namespace simdcollide

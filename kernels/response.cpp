@@ -1,0 +1,72 @@
+// Public velocity-response entry points: check the arguments once, then call the table.
+#include <simdcollide/response.hpp>
+
+#include "arguments.hpp"
+#include "kernel_table.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace simdcollide {
+namespace {
+
+void check_parameters(response_parameters p) {
+    if (!(p.restitution >= 0.0F && p.restitution <= 1.0F)) {
+        throw std::invalid_argument("simdcollide::respond: restitution is " +
+                                    std::to_string(p.restitution) + ", must be in [0, 1]");
+    }
+    if (!std::isfinite(p.friction) || p.friction < 0.0F) {
+        throw std::invalid_argument("simdcollide::respond: friction is " +
+                                    std::to_string(p.friction) + ", must be finite and >= 0");
+    }
+}
+
+void check_contacts(std::size_t count, contacts_cview k) {
+    detail::require_count("respond", "contacts", count, k.count);
+    detail::require_fields("respond", "contacts", k.count, {k.normal_x, k.normal_y});
+}
+
+void check_velocities(const char* what, particles_view p) {
+    detail::require_fields("respond", what, p.count, {p.vx, p.vy, p.inverse_mass});
+}
+
+std::size_t respond_aabb_with(const detail::kernel_table& t, particles_view c, contacts_cview k,
+                              response_parameters p) {
+    check_parameters(p);
+    check_contacts(c.count, k);
+    check_velocities("circles", c);
+    return t.response.circle_aabb(c, k, p);
+}
+
+std::size_t respond_circle_with(const detail::kernel_table& t, particles_view a, particles_view b,
+                                contacts_cview k, response_parameters p) {
+    check_parameters(p);
+    detail::require_count("respond", "b", a.count, b.count);
+    check_contacts(a.count, k);
+    check_velocities("a", a);
+    check_velocities("b", b);
+    return t.response.circle_circle(a, b, k, p);
+}
+
+} // namespace
+
+std::size_t respond(particles_view circles, contacts_cview contacts, response_parameters p) {
+    return respond_aabb_with(detail::active_table(), circles, contacts, p);
+}
+std::size_t respond(particles_view a, particles_view b, contacts_cview contacts,
+                    response_parameters p) {
+    return respond_circle_with(detail::active_table(), a, b, contacts, p);
+}
+
+namespace reference {
+std::size_t respond(particles_view circles, contacts_cview contacts, response_parameters p) {
+    return respond_aabb_with(detail::reference_table(), circles, contacts, p);
+}
+std::size_t respond(particles_view a, particles_view b, contacts_cview contacts,
+                    response_parameters p) {
+    return respond_circle_with(detail::reference_table(), a, b, contacts, p);
+}
+} // namespace reference
+
+} // namespace simdcollide
