@@ -191,4 +191,28 @@ inline std::vector<std::size_t> edge_lengths() {
     return {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100, 1000};
 }
 
+/// One randomised run of a SIMD-against-reference test: length, misalignment, seed.
+struct run_case {
+    std::size_t n;
+    std::size_t shift;
+    std::uint32_t seed;
+};
+
+/// Every edge length at every misalignment of 0 to 3 floats, then one long run.
+inline std::vector<run_case> run_cases(std::uint32_t first_seed, run_case long_run) {
+    std::vector<run_case> out;
+    std::uint32_t seed = first_seed;
+    for (std::size_t n : edge_lengths()) {
+        for (std::size_t shift = 0; shift < 4; ++shift) {
+            out.push_back({n, shift, seed++});
+        }
+    }
+    out.push_back(long_run);
+    return out;
+}
+
+#define EXPECT_SAME_BITS(a, b, what, i)                                                            \
+    EXPECT_EQ(::simdcollide::testing::bits(a), ::simdcollide::testing::bits(b))                    \
+        << what << "[" << (i) << "]: " << (a) << " vs " << (b)
+
 } // namespace simdcollide::testing
