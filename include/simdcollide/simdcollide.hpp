@@ -6,8 +6,11 @@
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/containers.hpp>
 #include <simdcollide/dispatch.hpp>
+#include <simdcollide/pair_finder.hpp>
 #include <simdcollide/response.hpp>
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
+#include <simdcollide/static_boxes.hpp>
 #include <simdcollide/validate.hpp>
 #include <simdcollide/version.hpp>
+#include <simdcollide/world.hpp>

@@ -1,0 +1,179 @@
+// The particle world: the phases of a substep, in order (see world.hpp).
+#include <simdcollide/world.hpp>
+
+#include <simdcollide/circle_circle.hpp>
+#include <simdcollide/response.hpp>
+
+#include "pair_corrections.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace simdcollide {
+namespace detail::world_impl {
+// minmax.inl first: the others use it.
+#include "reference/minmax.inl"
+
+#include "reference/circle_aabb.inl"
+#include "reference/circle_circle.inl"
+#include "reference/response.inl"
+} // namespace detail::world_impl
+
+namespace {
+
+namespace impl = detail::world_impl;
+
+[[noreturn]] void refuse(const std::string& what) {
+    throw std::invalid_argument("simdcollide::particle_world: " + what);
+}
+
+} // namespace
+
+particle_world::particle_world(world_options options) : options_(options) {
+    if (options.substeps < 1) {
+        refuse("substeps is " + std::to_string(options.substeps) + ", must be >= 1");
+    }
+    if (options.separation_iterations < 1) {
+        refuse("separation_iterations is " + std::to_string(options.separation_iterations) +
+               ", must be >= 1");
+    }
+    if (!(options.restitution >= 0.0F && options.restitution <= 1.0F)) {
+        refuse("restitution is " + std::to_string(options.restitution) + ", must be in [0, 1]");
+    }
+    if (!std::isfinite(options.friction) || options.friction < 0.0F) {
+        refuse("friction is " + std::to_string(options.friction) + ", must be finite and >= 0");
+    }
+    if (!std::isfinite(options.gravity_x) || !std::isfinite(options.gravity_y)) {
+        refuse("gravity must be finite");
+    }
+}
+
+std::size_t particle_world::add_circle(circle c, float inverse_mass, float vx, float vy) {
+    const std::string index = "circle " + std::to_string(size());
+    for (const auto& [name, value] :
+         {std::pair{"x", c.x}, std::pair{"y", c.y}, std::pair{"radius", c.radius},
+          std::pair{"inverse_mass", inverse_mass}, std::pair{"vx", vx}, std::pair{"vy", vy}}) {
+        if (!std::isfinite(value)) {
+            refuse(index + ": " + name + " is " + std::to_string(value) + ", must be finite");
+        }
+    }
+    if (c.radius < 0.0F) {
+        refuse(index + ": radius is " + std::to_string(c.radius) + ", must be >= 0");
+    }
+    if (inverse_mass < 0.0F) {
+        refuse(index + ": inverse_mass is " + std::to_string(inverse_mass) + ", must be >= 0");
+    }
+    x_.push_back(c.x);
+    y_.push_back(c.y);
+    radius_.push_back(c.radius);
+    inverse_mass_.push_back(inverse_mass);
+    vx_.push_back(vx);
+    vy_.push_back(vy);
+    return size() - 1;
+}
+
+void particle_world::set_boxes(aabbs_view boxes) {
+    static_box_grid grid(boxes); // validates; throws before anything changes
+    grid_ = std::move(grid);
+}
+
+particles_view particle_world::particles() noexcept {
+    return {x_.data(),  y_.data(),  radius_.data(), inverse_mass_.data(),
+            vx_.data(), vy_.data(), size()};
+}
+
+void particle_world::step(float dt) {
+    if (!std::isfinite(dt) || !(dt > 0.0F)) {
+        refuse("time step is " + std::to_string(dt) + ", must be finite and > 0");
+    }
+    const float h = dt / static_cast<float>(options_.substeps);
+    for (int s = 0; s < options_.substeps; ++s) {
+        substep(h);
+    }
+}
+
+void particle_world::substep(float h) {
+    const particles_view p = particles();
+    const std::size_t n = size();
+    const response_parameters response{options_.restitution, options_.friction};
+
+    // 1. Semi-implicit Euler: velocity first, then position with the new velocity.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (p.inverse_mass[i] > 0.0F) {
+            p.vx[i] += options_.gravity_x * h;
+            p.vy[i] += options_.gravity_y * h;
+            p.x[i] += p.vx[i] * h;
+            p.y[i] += p.vy[i] * h;
+        }
+    }
+
+    // 2. Pairs in contact, and their normals before the positions are corrected.
+    const std::span<const circle_pair> found = finder_.find(p);
+    pairs_.assign(found.begin(), found.end());
+    pair_normal_x_.resize(pairs_.size());
+    pair_normal_y_.resize(pairs_.size());
+    for (std::size_t k = 0; k < pairs_.size(); ++k) {
+        const std::uint32_t a = pairs_[k].a;
+        const std::uint32_t b = pairs_[k].b;
+        const impl::circle_circle_contact c =
+            impl::circle_contact_of(p.x[a], p.y[a], p.radius[a], p.x[b], p.y[b], p.radius[b]);
+        pair_normal_x_[k] = c.normal_x;
+        pair_normal_y_[k] = c.normal_y;
+    }
+
+    // 3. Positions: separate the pairs.
+    for (int it = 0; it < options_.separation_iterations; ++it) {
+        separate(p, pairs_, options_.weighting, workspace_);
+    }
+
+    // 4. Static boxes: stop velocities into each box, then push out (ascending box order).
+    if (grid_.size() > 0) {
+        const aabbs_view boxes = grid_.boxes();
+        for (std::size_t i = 0; i < n; ++i) {
+            const float w = p.inverse_mass[i];
+            if (!(w > 0.0F)) {
+                continue;
+            }
+            grid_.candidates(p.x[i], p.y[i], p.radius[i], 0.0F, candidates_);
+            for (const std::uint32_t k : candidates_) {
+                const impl::contact_result c =
+                    impl::contact_of(p.x[i], p.y[i], p.radius[i], boxes.min_x[k], boxes.min_y[k],
+                                     boxes.max_x[k], boxes.max_y[k], 0.0F);
+                if (!c.hit) {
+                    continue;
+                }
+                const impl::impulse_result r =
+                    impl::impulse_of(c.normal_x, c.normal_y, p.vx[i], p.vy[i], 0.0F, w, response);
+                if (r.responds) {
+                    p.vx[i] += r.x * w;
+                    p.vy[i] += r.y * w;
+                }
+            }
+        }
+        push_out_all(p, grid_);
+    }
+
+    // 5. Circle pairs that approach: impulses in pair order, each seeing the last's result.
+    for (std::size_t k = 0; k < pairs_.size(); ++k) {
+        const std::uint32_t a = pairs_[k].a;
+        const std::uint32_t b = pairs_[k].b;
+        const float wa = p.inverse_mass[a];
+        const float wb = p.inverse_mass[b];
+        const impl::impulse_result r =
+            impl::impulse_of(pair_normal_x_[k], pair_normal_y_[k], p.vx[b] - p.vx[a],
+                             p.vy[b] - p.vy[a], wa, wb, response);
+        if (r.responds) {
+            if (wa > 0.0F) {
+                p.vx[a] -= r.x * wa;
+                p.vy[a] -= r.y * wa;
+            }
+            if (wb > 0.0F) {
+                p.vx[b] += r.x * wb;
+                p.vy[b] += r.y * wb;
+            }
+        }
+    }
+}
+
+} // namespace simdcollide

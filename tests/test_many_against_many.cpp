@@ -1,0 +1,282 @@
+// Many against many: the broad phases against their brute-force definitions, bit for bit,
+// on random and adversarial scenes; SPEC.md's seam and corner cases; memory bounds; and the
+// particle world (bad input, and a pile that settles).
+#include "test_support.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace simdcollide::testing {
+namespace {
+
+// --- circles against static boxes --------------------------------------------------------
+
+struct box_scene {
+    circle_set circles;
+    aabb_set boxes;
+};
+
+// n circles among m boxes, radii from 0 to `radius_spread` times the median.
+box_scene random_box_scene(std::size_t n, std::size_t m, std::uint32_t seed,
+                           float radius_spread = 3.0F, float extent = 30.0F) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    box_scene s;
+    for (std::size_t k = 0; k < m; ++k) {
+        s.boxes.push_back(aabb::from_origin_size(unit(rng) * extent, unit(rng) * extent,
+                                                 0.5F + unit(rng) * 4.0F, 0.5F + unit(rng) * 4.0F));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const float r = unit(rng) < 0.1F ? 0.0F : 0.5F * std::pow(radius_spread, unit(rng));
+        s.circles.push_back({unit(rng) * extent, unit(rng) * extent, r});
+    }
+    return s;
+}
+
+void expect_grid_matches_brute_force(box_scene s, float margin = 0.0F) {
+    circle_set brute = s.circles;
+    const std::size_t want = reference::push_out_all(brute.view(), s.boxes.view(), margin);
+    const static_box_grid grid(s.boxes.view());
+    const std::size_t got = push_out_all(s.circles.view(), grid, margin);
+    EXPECT_EQ(got, want);
+    for (std::size_t i = 0; i < brute.size(); ++i) {
+        ASSERT_EQ(bits(s.circles.x[i]), bits(brute.x[i])) << "circle " << i;
+        ASSERT_EQ(bits(s.circles.y[i]), bits(brute.y[i])) << "circle " << i;
+    }
+}
+
+TEST(static_boxes, grid_matches_brute_force_on_random_scenes) {
+    for (std::uint32_t seed = 1; seed <= 12; ++seed) {
+        expect_grid_matches_brute_force(random_box_scene(500, 5 + seed * 20, seed));
+    }
+    expect_grid_matches_brute_force(random_box_scene(2000, 300, 99), 0.25F);
+}
+
+TEST(static_boxes, grid_matches_brute_force_on_adversarial_scenes) {
+    // Radii from 0 to 100x the median.
+    expect_grid_matches_brute_force(random_box_scene(800, 150, 5, 100.0F));
+    // One huge box over everything, among small ones.
+    box_scene huge = random_box_scene(600, 100, 6);
+    huge.boxes.push_back(aabb::from_min_max(-1000, -1000, 1000, 1000));
+    expect_grid_matches_brute_force(huge);
+    // All circles and boxes in one small region.
+    expect_grid_matches_brute_force(random_box_scene(400, 60, 7, 3.0F, 0.5F));
+    // Empty sets and a single circle.
+    expect_grid_matches_brute_force(random_box_scene(0, 10, 8));
+    expect_grid_matches_brute_force(random_box_scene(100, 0, 9));
+    expect_grid_matches_brute_force(random_box_scene(1, 1, 10));
+    // Boxes in a tight, overlapping heap, so pushes move circles from box to box.
+    expect_grid_matches_brute_force(random_box_scene(500, 200, 11, 2.0F, 6.0F));
+}
+
+TEST(static_boxes, a_circle_on_the_seam_of_a_flat_floor_is_pushed_out_once) {
+    aabb_set floor;
+    floor.push_back(aabb::from_min_max(-2, -1, 0, 0)); // two boxes meeting at x = 0
+    floor.push_back(aabb::from_min_max(0, -1, 2, 0));
+    for (const bool grid : {false, true}) {
+        circle_set c;
+        c.push_back({0.0F, 0.25F, 0.5F}); // centre right above the seam, 0.25 deep
+        const std::size_t pushes = grid ? push_out_all(c.view(), static_box_grid(floor.view()))
+                                        : reference::push_out_all(c.view(), floor.view());
+        EXPECT_EQ(pushes, 1U);
+        EXPECT_EQ(c.x[0], 0.0F);
+        EXPECT_EQ(c.y[0], 0.5F); // resting on the floor, not 0.75
+    }
+}
+
+TEST(static_boxes, a_circle_wedged_in_an_inside_corner_ends_outside_both) {
+    aabb_set corner;
+    corner.push_back(aabb::from_min_max(-4, -1, 4, 0)); // floor
+    corner.push_back(aabb::from_min_max(0, 0, 1, 4));   // wall standing on it
+    for (const bool grid : {false, true}) {
+        circle_set c;
+        c.push_back({-0.25F, 0.25F, 0.5F}); // in both
+        if (grid) {
+            push_out_all(c.view(), static_box_grid(corner.view()));
+        } else {
+            reference::push_out_all(c.view(), corner.view());
+        }
+        EXPECT_EQ(reference::count_overlaps(
+                      c.view(), aabbs_view(corner.min_x.data(), corner.min_y.data(),
+                                           corner.max_x.data(), corner.max_y.data(), 1)),
+                  0U);
+        EXPECT_EQ(reference::count_overlaps(
+                      c.view(), aabbs_view(corner.min_x.data() + 1, corner.min_y.data() + 1,
+                                           corner.max_x.data() + 1, corner.max_y.data() + 1, 1)),
+                  0U);
+    }
+}
+
+TEST(static_boxes, memory_stays_bounded_for_skewed_boxes) {
+    aabb_set boxes;
+    for (int k = 0; k < 200; ++k) {
+        boxes.push_back(aabb::from_min_max(-1e6F, -1e6F, 1e6F, 1e6F)); // all huge
+    }
+    boxes.push_back(aabb::from_min_max(0, 0, 0.001F, 0.001F)); // and one tiny
+    const static_box_grid grid(boxes.view());
+    EXPECT_LE(grid.cell_count(), 4 * boxes.size() + 64);
+    EXPECT_LE(grid.listing_count(), 8 * boxes.size() + 1024);
+}
+
+TEST(static_boxes, an_invalid_box_is_refused_by_index) {
+    aabb_set boxes;
+    boxes.push_back(aabb::from_min_max(0, 0, 1, 1));
+    boxes.push_back(aabb::from_min_max(0, 0, -1, 1));
+    try {
+        static_box_grid grid(boxes.view());
+        FAIL();
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("box 1"), std::string::npos) << e.what();
+    }
+}
+
+// --- circle pairs ------------------------------------------------------------------------
+
+circle_set random_circles(std::size_t n, std::uint32_t seed, float extent, float radius_spread) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    circle_set c;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float r =
+            unit(rng) < 0.05F ? 0.0F : 0.3F * std::pow(radius_spread, unit(rng) * unit(rng));
+        c.push_back({unit(rng) * extent, unit(rng) * extent, r});
+    }
+    return c;
+}
+
+void expect_pairs_match_brute_force(const circle_set& c, float margin = 0.0F) {
+    const std::vector<circle_pair> want = reference::find_pairs(c.view(), margin);
+    pair_finder finder;
+    const std::span<const circle_pair> got = finder.find(c.view(), margin);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t k = 0; k < want.size(); ++k) {
+        ASSERT_EQ(got[k].a, want[k].a) << k;
+        ASSERT_EQ(got[k].b, want[k].b) << k;
+    }
+    EXPECT_LE(finder.cell_count(), 2 * c.size() + 64);
+}
+
+TEST(pair_finder, matches_brute_force_on_random_scenes) {
+    for (std::uint32_t seed = 1; seed <= 10; ++seed) {
+        expect_pairs_match_brute_force(random_circles(1500, seed, 40.0F, 2.0F));
+    }
+    expect_pairs_match_brute_force(random_circles(1500, 77, 40.0F, 2.0F), 0.3F);
+}
+
+TEST(pair_finder, matches_brute_force_on_adversarial_scenes) {
+    expect_pairs_match_brute_force(random_circles(1200, 3, 40.0F, 100.0F)); // radii 0..100x
+    expect_pairs_match_brute_force(random_circles(800, 4, 0.5F, 2.0F));     // all in one cell
+    expect_pairs_match_brute_force(random_circles(0, 5, 10.0F, 2.0F));
+    expect_pairs_match_brute_force(random_circles(1, 6, 10.0F, 2.0F));
+    circle_set points; // all radii 0, some coincident
+    for (int i = 0; i < 50; ++i) {
+        points.push_back({static_cast<float>(i % 5), 0.0F, 0.0F});
+    }
+    expect_pairs_match_brute_force(points);
+    expect_pairs_match_brute_force(points, 0.5F);
+    circle_set spread = random_circles(500, 8, 10.0F, 2.0F); // a few centres very far away
+    spread.x[3] = 1e30F;
+    spread.y[7] = -1e30F;
+    expect_pairs_match_brute_force(spread);
+    circle_set huge = random_circles(500, 9, 10.0F, 2.0F); // one circle over everything
+    huge.radius[10] = 1000.0F;
+    expect_pairs_match_brute_force(huge);
+}
+
+TEST(pair_finder, non_finite_circles_are_in_no_pair_and_do_not_crash) {
+    circle_set c = random_circles(300, 11, 10.0F, 2.0F);
+    c.x[5] = std::numeric_limits<float>::quiet_NaN();
+    c.radius[9] = std::numeric_limits<float>::infinity();
+    pair_finder finder;
+    for (const circle_pair p : finder.find(c.view())) {
+        EXPECT_TRUE(p.a != 5 && p.b != 5 && p.a != 9 && p.b != 9);
+    }
+}
+
+// --- the world ---------------------------------------------------------------------------
+
+TEST(particle_world, refuses_bad_input_and_keeps_its_state) {
+    EXPECT_THROW(particle_world({.substeps = 0}), std::invalid_argument);
+    EXPECT_THROW(particle_world({.restitution = 2.0F}), std::invalid_argument);
+    particle_world world;
+    world.add_circle({0, 1, 0.5F}, 1.0F);
+    EXPECT_THROW(world.add_circle({0, 1, -0.5F}, 1.0F), std::invalid_argument);
+    EXPECT_THROW(world.add_circle({std::numeric_limits<float>::quiet_NaN(), 1, 0.5F}, 1.0F),
+                 std::invalid_argument);
+    EXPECT_THROW(world.add_circle({0, 1, 0.5F}, -1.0F), std::invalid_argument);
+    EXPECT_EQ(world.size(), 1U);
+    aabb_set good;
+    good.push_back(aabb::from_min_max(-5, -1, 5, 0));
+    world.set_boxes(good.view());
+    aabb_set bad = good;
+    bad.push_back(aabb::from_min_max(0, 0, -1, 1));
+    try {
+        world.set_boxes(bad.view());
+        FAIL();
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("box 1"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(world.boxes().size(), 1U); // the previous boxes stay
+    for (const float dt : {0.0F, -1.0F, std::numeric_limits<float>::infinity(),
+                           std::numeric_limits<float>::quiet_NaN()}) {
+        EXPECT_THROW(world.step(dt), std::invalid_argument);
+    }
+    EXPECT_EQ(world.particles().y[0], 1.0F); // nothing stepped
+}
+
+TEST(particle_world, a_ball_falls_and_rests_on_the_floor) {
+    particle_world world;
+    aabb_set floor;
+    floor.push_back(aabb::from_min_max(-5, -1, 5, 0));
+    world.set_boxes(floor.view());
+    world.add_circle({0, 2, 0.5F}, 1.0F);
+    for (int s = 0; s < 240; ++s) {
+        world.step(1.0F / 60.0F);
+    }
+    EXPECT_NEAR(world.particles().y[0], 0.5F, 0.01F);
+    EXPECT_NEAR(world.particles().vy[0], 0.0F, 0.2F);
+}
+
+// n circles dropped into a closed container; after `steps` steps none has escaped and none
+// is NaN. The full-size run (10 000 circles, 2000 steps) is the "soak" test, left out of
+// the sanitizer and qemu runs for time; the small one runs everywhere.
+void pile_settles(std::size_t n, int steps) {
+    particle_world world;
+    const float width = 1.2F * std::sqrt(static_cast<float>(n));
+    aabb_set walls;
+    walls.push_back(aabb::from_min_max(-1, -1, width + 1, 0));                    // floor
+    walls.push_back(aabb::from_min_max(-1, 0, 0, 4 * width));                     // left wall
+    walls.push_back(aabb::from_min_max(width, 0, width + 1, 4 * width));          // right wall
+    walls.push_back(aabb::from_min_max(-1, 4 * width, width + 1, 4 * width + 1)); // lid
+    world.set_boxes(walls.view());
+    std::mt19937 rng(1234);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    const auto columns = static_cast<std::size_t>(width);
+    for (std::size_t i = 0; i < n; ++i) {
+        world.add_circle({0.5F + static_cast<float>(i % columns) + 0.1F * unit(rng),
+                          1.0F + static_cast<float>(i / columns) * 1.0F, 0.25F + 0.2F * unit(rng)},
+                         1.0F);
+    }
+    for (int s = 0; s < steps; ++s) {
+        world.step(1.0F / 60.0F);
+    }
+    const particles_view p = world.particles();
+    for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_TRUE(std::isfinite(p.x[i]) && std::isfinite(p.y[i])) << i;
+        ASSERT_GT(p.x[i], 0.0F) << i;
+        ASSERT_LT(p.x[i], width) << i;
+        ASSERT_GT(p.y[i], 0.0F) << i;
+        ASSERT_LT(p.y[i], 4 * width) << i;
+    }
+}
+
+TEST(particle_world, a_small_pile_settles) {
+    pile_settles(500, 300);
+}
+
+TEST(particle_world_soak, a_pile_of_10000_circles_settles_over_2000_steps) {
+    pile_settles(10000, 2000);
+}
+
+} // namespace
+} // namespace simdcollide::testing
