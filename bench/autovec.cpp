@@ -25,7 +25,7 @@ namespace simdcollide::bench {
 const detail::circle_aabb_kernels_table& autovec_circle_aabb() {
     static constexpr detail::circle_aabb_kernels_table table{
         &autovec::closest_point_loop, &autovec::distance_squared_loop, &autovec::overlap_loop,
-        &autovec::contact_loop,       &autovec::push_out_loop,
+        &autovec::contact_loop,       &autovec::push_out_loop,         &autovec::push_out_box_loop,
     };
     return table;
 }

@@ -63,6 +63,13 @@ std::size_t push_out_with(const detail::kernel_table& t, circles_view c, aabbs_v
     return t.circle_aabb.push_out(c, b, margin);
 }
 
+std::size_t push_out_box_with(const detail::kernel_table& t, circles_view c, const aabb& b,
+                              float margin) {
+    detail::require_fields("push_out", "circles", c.count, {c.x, c.y, c.radius});
+    detail::require_margin("push_out", margin);
+    return t.circle_aabb.push_out_box(c, b, margin);
+}
+
 } // namespace
 
 void closest_point(circles_cview circles, aabbs_view boxes, points_view out) {
@@ -84,6 +91,9 @@ std::size_t contact(circles_cview circles, aabbs_view boxes, contacts_view out, 
 std::size_t push_out(circles_view circles, aabbs_view boxes, float margin) {
     return push_out_with(detail::active_table(), circles, boxes, margin);
 }
+std::size_t push_out(circles_view circles, const aabb& box, float margin) {
+    return push_out_box_with(detail::active_table(), circles, box, margin);
+}
 
 namespace reference {
 void closest_point(circles_cview circles, aabbs_view boxes, points_view out) {
@@ -104,6 +114,9 @@ std::size_t contact(circles_cview circles, aabbs_view boxes, contacts_view out, 
 }
 std::size_t push_out(circles_view circles, aabbs_view boxes, float margin) {
     return push_out_with(detail::reference_table(), circles, boxes, margin);
+}
+std::size_t push_out(circles_view circles, const aabb& box, float margin) {
+    return push_out_box_with(detail::reference_table(), circles, box, margin);
 }
 } // namespace reference
 

@@ -10,6 +10,7 @@
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/dispatch.hpp>
 #include <simdcollide/response.hpp>
+#include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
 
 #include <cstddef>
@@ -24,6 +25,8 @@ struct circle_aabb_kernels_table {
     std::size_t (*overlap)(circles_cview, aabbs_view, std::uint8_t* mask, float margin);
     std::size_t (*contact)(circles_cview, aabbs_view, contacts_view, float margin);
     std::size_t (*push_out)(circles_view, aabbs_view, float margin);
+    /// Every circle against the same box.
+    std::size_t (*push_out_box)(circles_view, aabb box, float margin);
 };
 
 struct circle_circle_kernels_table {

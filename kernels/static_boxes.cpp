@@ -6,6 +6,7 @@
 // ascending index, and a box that is not a candidate cannot be in contact (its cells do not
 // meet the circle's inflated bounding square). When a push moves the circle into another
 // range of cells, the candidates are gathered again, keeping only boxes after the current.
+#include <simdcollide/circle_aabb.hpp>
 #include <simdcollide/static_boxes.hpp>
 #include <simdcollide/validate.hpp>
 
@@ -195,8 +196,10 @@ public:
                 }
             }
         }
-        std::sort(out.begin(), out.end());
-        out.erase(std::unique(out.begin(), out.end()), out.end());
+        if (!(r.x0 == r.x1 && r.y0 == r.y1)) { // one cell's listing is already ascending
+            std::sort(out.begin(), out.end());
+            out.erase(std::unique(out.begin(), out.end()), out.end());
+        }
     }
 
 private:
@@ -220,6 +223,18 @@ std::size_t push_out_all(circles_view c, const static_box_grid& grid, float marg
         return 0;
     }
     const aabbs_view boxes = grid.boxes();
+    if (boxes.count <= static_box_grid::brute_force_below) {
+        // Few boxes: every circle against each box in ascending order with the SIMD one-box
+        // kernel. Circles are independent, so box-major order gives the circle-major result.
+        std::size_t pushes = 0;
+        for (std::size_t k = 0; k < boxes.count; ++k) {
+            pushes += push_out(
+                c,
+                aabb::from_min_max(boxes.min_x[k], boxes.min_y[k], boxes.max_x[k], boxes.max_y[k]),
+                margin);
+        }
+        return pushes;
+    }
     const static_box_query q(grid);
     std::vector<std::uint32_t> candidates;
     std::size_t pushes = 0;

@@ -128,6 +128,41 @@ TEST_P(circle_aabb_simd, push_out_matches_reference) {
     }
 }
 
+TEST_P(circle_aabb_simd, push_out_against_one_box_matches_reference_and_pairwise) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    for (const run_case& rc : cases()) {
+        for (float margin : margins) {
+            pair_scene scene(rc.n, rc.shift);
+            fill_random(scene, rc.seed);
+            // Every circle against box 0 of the scene (or a fixed box when empty).
+            const aabb box = rc.n > 0 ? aabb::from_min_max(scene.min_x[0], scene.min_y[0],
+                                                           scene.max_x[0], scene.max_y[0])
+                                      : aabb::from_min_max(0, 0, 1, 1);
+            pair_scene repeated(rc.n, rc.shift);
+            fill_random(repeated, rc.seed);
+            for (std::size_t i = 0; i < rc.n; ++i) {
+                repeated.set(i, {repeated.x[i], repeated.y[i], repeated.radius[i]}, box);
+            }
+            pair_scene want(rc.n, rc.shift);
+            fill_random(want, rc.seed);
+            const std::size_t moved_pairwise = detail::reference_table().circle_aabb.push_out(
+                repeated.circles(), repeated.boxes(), margin);
+            const std::size_t moved_want =
+                detail::reference_table().circle_aabb.push_out_box(want.circles(), box, margin);
+            const std::size_t moved_got =
+                table.circle_aabb.push_out_box(scene.circles(), box, margin);
+            EXPECT_EQ(moved_want, moved_pairwise);
+            EXPECT_EQ(moved_got, moved_want);
+            for (std::size_t i = 0; i < rc.n; ++i) {
+                EXPECT_SAME_BITS(want.x[i], repeated.x[i], "reference x", i);
+                EXPECT_SAME_BITS(scene.x[i], want.x[i], "x", i);
+                EXPECT_SAME_BITS(scene.y[i], want.y[i], "y", i);
+            }
+            EXPECT_TRUE(scene.x.guards_intact() && scene.y.guards_intact());
+        }
+    }
+}
+
 // The random mix must really contain the cases it claims to: otherwise the tests above
 // would pass vacuously. Counted with the reference on the long scene.
 TEST(circle_aabb_scene, random_mix_covers_every_case) {

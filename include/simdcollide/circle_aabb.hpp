@@ -21,6 +21,7 @@
 //   contact iff depth > -margin (so with no margin, depth > 0).
 #pragma once
 
+#include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
 
 #include <cstddef>
@@ -59,6 +60,10 @@ std::size_t contact(circles_cview circles, aabbs_view boxes, contacts_view out,
 /// Returns how many circles it moved.
 std::size_t push_out(circles_view circles, aabbs_view boxes, float margin = 0.0F);
 
+/// Pushes every circle out of the same box (a floor, a wall), as push_out with that box
+/// repeated. The box must be valid (finite, min <= max); it is not checked.
+std::size_t push_out(circles_view circles, const aabb& box, float margin = 0.0F);
+
 /// The scalar reference: the same functions, same preconditions, run element by element in
 /// portable C++. It defines the results that every SIMD path reproduces bit for bit.
 namespace reference {
@@ -71,6 +76,7 @@ std::size_t overlap(circles_cview circles, aabbs_view boxes, std::span<std::uint
 std::size_t contact(circles_cview circles, aabbs_view boxes, contacts_view out,
                     float margin = 0.0F);
 std::size_t push_out(circles_view circles, aabbs_view boxes, float margin = 0.0F);
+std::size_t push_out(circles_view circles, const aabb& box, float margin = 0.0F);
 } // namespace reference
 
 } // namespace simdcollide

@@ -27,6 +27,10 @@ namespace simdcollide {
 /// most 4 * boxes + 64 cells.
 class static_box_grid {
 public:
+    /// With this many boxes or fewer, push_out_all skips the grid and runs every box against
+    /// every circle with the SIMD kernel: measured faster here below about 70 boxes.
+    static constexpr std::size_t brute_force_below = 48;
+
     static_box_grid() = default;
 
     /// Copies `boxes` and builds the grid. Throws std::invalid_argument naming the first

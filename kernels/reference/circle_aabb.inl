@@ -157,3 +157,19 @@ inline std::size_t push_out_loop(simdcollide::circles_view c, simdcollide::aabbs
     }
     return moved;
 }
+
+// Every circle against one box: push_out_loop with the box's fields held fixed.
+inline std::size_t push_out_box_loop(simdcollide::circles_view c, simdcollide::aabb b,
+                                     float margin) {
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < c.count; ++i) {
+        const contact_result k =
+            contact_of(c.x[i], c.y[i], c.radius[i], b.min_x, b.min_y, b.max_x, b.max_y, margin);
+        if (k.hit && k.depth > 0.0F) {
+            c.x[i] += k.normal_x * k.depth;
+            c.y[i] += k.normal_y * k.depth;
+            ++moved;
+        }
+    }
+    return moved;
+}

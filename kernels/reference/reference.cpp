@@ -32,6 +32,7 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::overlap_loop,
             &reference_impl::contact_loop,
             &reference_impl::push_out_loop,
+            &reference_impl::push_out_box_loop,
         },
         {
             &reference_impl::circle_distance_squared_loop,

@@ -5,6 +5,7 @@
 
 #include "simd/block_loop.hpp"
 
+#include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
 
 #include <cstddef>
@@ -172,6 +173,25 @@ struct circle_aabb {
             const contact_result k =
                 contact_of(cx, cy, block.load(c.radius), block.load(b.min_x), block.load(b.min_y),
                            block.load(b.max_x), block.load(b.max_y), m);
+            const M moved = both<Arch>(k.hit, k.depth > F(0.0F));
+            block.store(c.x, pick<Arch>(moved, cx + k.normal_x * k.depth, cx));
+            block.store(c.y, pick<Arch>(moved, cy + k.normal_y * k.depth, cy));
+            return moved;
+        });
+    }
+
+    // Every circle against one box: push_out with the box's fields broadcast.
+    static std::size_t push_out_box(circles_view c, aabb box, float margin) {
+        const F m(margin);
+        const F min_x(box.min_x);
+        const F min_y(box.min_y);
+        const F max_x(box.max_x);
+        const F max_y(box.max_y);
+        return for_each_block<Arch>(c.count, [=](const auto& block) {
+            const F cx = block.load(c.x);
+            const F cy = block.load(c.y);
+            const contact_result k =
+                contact_of(cx, cy, block.load(c.radius), min_x, min_y, max_x, max_y, m);
             const M moved = both<Arch>(k.hit, k.depth > F(0.0F));
             block.store(c.x, pick<Arch>(moved, cx + k.normal_x * k.depth, cx));
             block.store(c.y, pick<Arch>(moved, cy + k.normal_y * k.depth, cy));

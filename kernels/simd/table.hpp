@@ -23,6 +23,7 @@ const kernel_table& simd_table() noexcept {
             &simd::circle_aabb<Arch>::overlap,
             &simd::circle_aabb<Arch>::contact,
             &simd::circle_aabb<Arch>::push_out,
+            &simd::circle_aabb<Arch>::push_out_box,
         },
         {
             &simd::circle_circle<Arch>::distance_squared,
