@@ -1,15 +1,24 @@
 # cmake -DREADME=README.md -DEXAMPLE=tests/test_embedding_example.cpp -P check_readme_example.cmake
-# Fails unless the README contains, verbatim, the lines of the example between its markers.
+# Fails unless the README contains, verbatim, the lines of each example between a pair of
+# "// [readme-...]" markers in EXAMPLE.
 file(READ ${EXAMPLE} example)
-string(REGEX MATCH "// \\[readme-example\\]\n(.*)// \\[readme-example\\]" _ "${example}")
-set(snippet "${CMAKE_MATCH_1}")
-if(snippet STREQUAL "")
-    message(FATAL_ERROR "no [readme-example] markers in ${EXAMPLE}")
-endif()
 file(READ ${README} readme)
-string(FIND "${readme}" "${snippet}" at)
-if(at EQUAL -1)
-    message(FATAL_ERROR "README.md does not contain the example of ${EXAMPLE} verbatim; copy "
-                        "the lines between the [readme-example] markers into it")
+string(REGEX MATCHALL "// \\[readme-[a-z-]+\\]" markers "${example}")
+list(REMOVE_DUPLICATES markers)
+if(NOT markers)
+    message(FATAL_ERROR "no [readme-...] markers in ${EXAMPLE}")
 endif()
-message(STATUS "README example matches ${EXAMPLE}")
+foreach(marker IN LISTS markers)
+    string(FIND "${example}" "${marker}\n" begin)
+    string(LENGTH "${marker}\n" skip)
+    math(EXPR begin "${begin} + ${skip}")
+    string(SUBSTRING "${example}" ${begin} -1 rest)
+    string(FIND "${rest}" "${marker}" end)
+    string(SUBSTRING "${rest}" 0 ${end} snippet)
+    string(FIND "${readme}" "${snippet}" at)
+    if(at EQUAL -1)
+        message(FATAL_ERROR "README.md does not contain the ${marker} example of ${EXAMPLE} "
+                            "verbatim; copy the lines between its markers into it")
+    endif()
+    message(STATUS "README example ${marker} matches ${EXAMPLE}")
+endforeach()

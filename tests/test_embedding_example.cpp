@@ -38,6 +38,37 @@ void step(particles& p, const simdcollide::aabb_set& floor_per_particle,
 }
 // [readme-example]
 
+// [readme-world-example]
+// Or let a particle_world own the circles and boxes and step them.
+simdcollide::particle_world make_world() {
+    simdcollide::particle_world world({.gravity_y = -9.81F, .substeps = 4, .restitution = 0.1F});
+    simdcollide::aabb_set container;
+    container.push_back(simdcollide::aabb::from_min_max(-1, -1, 21, 0)); // floor
+    container.push_back(simdcollide::aabb::from_min_max(-1, 0, 0, 40));  // walls
+    container.push_back(simdcollide::aabb::from_min_max(20, 0, 21, 40));
+    world.set_boxes(container.view());
+    for (int i = 0; i < 200; ++i) {
+        world.add_circle(
+            {0.5F + static_cast<float>(i % 19), 1.0F + static_cast<float>(i / 19), 0.4F},
+            /*inverse_mass=*/1.0F);
+    }
+    return world;
+}
+// [readme-world-example]
+
+TEST(embedding_example, a_world_of_200_circles_stays_in_its_container) {
+    simdcollide::particle_world world = make_world();
+    for (int s = 0; s < 120; ++s) {
+        world.step(1.0F / 60.0F);
+    }
+    const simdcollide::particles_view p = world.particles();
+    for (std::size_t i = 0; i < p.count; ++i) {
+        EXPECT_GT(p.x[i], 0.0F);
+        EXPECT_LT(p.x[i], 20.0F);
+        EXPECT_GT(p.y[i], 0.0F);
+    }
+}
+
 TEST(embedding_example, particles_rest_on_the_floor) {
     particles p;
     const std::size_t n = 1000;

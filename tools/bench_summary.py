@@ -12,7 +12,9 @@ import json
 import re
 import sys
 
-NAME = re.compile(r"^(?P<family>[a-z_]+)/(?P<kernel>[a-z_0-9]+)/(?P<impl>[a-z0-9]+)/(?P<n>\d+)")
+NAME = re.compile(r"^(?P<family>[a-z_]+)/(?P<kernel>[a-z_0-9]+)/(?P<impl>[a-z0-9_]+)/(?P<n>\d+)")
+# static_boxes/<method>/<boxes>: three parts, the method in the implementation's place.
+BOXES = re.compile(r"^static_boxes/(?P<impl>[a-z_]+)/(?P<n>\d+)")
 
 
 def medians(path):
@@ -23,10 +25,15 @@ def medians(path):
         # With repetitions, keep the median aggregate; without, the single run.
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
-        m = NAME.match(b["run_name"] if "run_name" in b else b["name"])
-        if not m:
-            continue
-        key = (m["family"], m["kernel"], int(m["n"]))
+        name = b["run_name"] if "run_name" in b else b["name"]
+        m = NAME.match(name)
+        if m:
+            key = (m["family"], m["kernel"], int(m["n"]))
+        else:
+            m = BOXES.match(name)
+            if not m:
+                continue
+            key = ("static_boxes", "push_out_all", int(m["n"]))
         rows.setdefault(key, {})[m["impl"]] = b
     return data.get("context", {}), rows
 
@@ -50,13 +57,14 @@ def main():
         return 2
     markdown = "--markdown" in sys.argv
     context, rows = medians(sys.argv[1])
-    impl_order = ["reference", "sse2", "avx2", "avx512", "neon", "dispatch", "autovec", "box2d", "stream"]
+    impl_order = ["reference", "sse2", "avx2", "avx512", "neon", "dispatch", "autovec", "box2d",
+                  "stream", "grid", "brute_force"]
     present = [i for i in impl_order if any(i in r for r in rows.values())]
 
     cpu = f"{context.get('num_cpus', '?')} x {context.get('mhz_per_cpu', '?')} MHz"
     print(f"simdcollide benchmark summary ({cpu}; medians of repetitions)")
     print("stream: a pass reading and writing push-out's bytes with no collision math")
-    header = ["benchmark"] + present + ["SIMD/ref", "SIMD/autovec", "SIMD/box2d"]
+    header = ["benchmark"] + present + ["SIMD/ref", "SIMD/autovec", "SIMD/box2d", "grid/brute"]
     lines = []
     for (family, kernel, n), impls in sorted(rows.items()):
         cells = [f"{family}/{kernel}/{n}"]
@@ -68,6 +76,10 @@ def main():
                 cells.append(f"{ns(impls[bar]) / ns(simd):.1f}x")
             else:
                 cells.append("-")
+        if "grid" in impls and "brute_force" in impls:
+            cells.append(f"{ns(impls['brute_force']) / ns(impls['grid']):.1f}x")
+        else:
+            cells.append("-")
         lines.append(cells)
 
     if markdown:
