@@ -135,22 +135,38 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
         }
         const std::int64_t cx = cell % g.columns;
         const std::int64_t cy = cell / g.columns;
-        row_.clear();
+        // Branch-free: whether a candidate pairs is close to random, so each one is written
+        // and the end of the row advances only for a real pair.
+        const std::int64_t x0 = std::max<std::int64_t>(cx - 1, 0);
+        const std::int64_t x1 = std::min(cx + 1, g.columns - 1);
+        std::size_t candidates = 0;
         for (std::int64_t y = std::max<std::int64_t>(cy - 1, 0); y <= std::min(cy + 1, g.rows - 1);
              ++y) {
-            for (std::int64_t x = std::max<std::int64_t>(cx - 1, 0);
-                 x <= std::min(cx + 1, g.columns - 1); ++x) {
-                const auto k = static_cast<std::size_t>(y * g.columns + x);
-                for (std::uint32_t s = cell_start_[k]; s < cell_start_[k + 1]; ++s) {
-                    const std::uint32_t j = order_[s];
-                    if (j > i && sorted_r_[s] <= r_small &&
-                        within_reach(c.x[i], c.y[i], c.radius[i], sorted_x_[s], sorted_y_[s],
-                                     sorted_r_[s], margin)) {
-                        row_.push_back({static_cast<std::uint32_t>(i), j});
-                    }
-                }
+            candidates += cell_start_[static_cast<std::size_t>(y * g.columns + x1) + 1] -
+                          cell_start_[static_cast<std::size_t>(y * g.columns + x0)];
+        }
+        row_.resize(candidates);
+        std::size_t found_in_row = 0;
+        const float xi = c.x[i];
+        const float yi = c.y[i];
+        const float ri = c.radius[i];
+        for (std::int64_t y = std::max<std::int64_t>(cy - 1, 0); y <= std::min(cy + 1, g.rows - 1);
+             ++y) {
+            // The cells x0..x1 of one row are consecutive in the sorted order.
+            const std::uint32_t first = cell_start_[static_cast<std::size_t>(y * g.columns + x0)];
+            const std::uint32_t last =
+                cell_start_[static_cast<std::size_t>(y * g.columns + x1) + 1];
+            for (std::uint32_t s = first; s < last; ++s) {
+                const std::uint32_t j = order_[s];
+                const bool take =
+                    static_cast<int>(j > i) & static_cast<int>(sorted_r_[s] <= r_small) &
+                    static_cast<int>(
+                        within_reach(xi, yi, ri, sorted_x_[s], sorted_y_[s], sorted_r_[s], margin));
+                row_[found_in_row] = {static_cast<std::uint32_t>(i), j};
+                found_in_row += take ? 1 : 0;
             }
         }
+        row_.resize(found_in_row);
         std::sort(row_.begin(), row_.end(),
                   [](const circle_pair& a, const circle_pair& b) { return a.b < b.b; });
         pairs_.insert(pairs_.end(), row_.begin(), row_.end());
