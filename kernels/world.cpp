@@ -6,6 +6,7 @@
 
 #include "pair_corrections.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -87,6 +88,21 @@ void particle_world::step(float dt) {
     if (!std::isfinite(dt) || !(dt > 0.0F)) {
         refuse("time step is " + std::to_string(dt) + ", must be finite and > 0");
     }
+    // The circle pairs, once per step: every pair that can come into contact during it. A
+    // circle moves at most |v| dt + |g| dt^2 in a step (semi-implicit Euler over the
+    // substeps), so pairs are searched with each radius grown by its own circle's bound; a
+    // pair that closes faster is found next step. Listed pairs not in contact do nothing.
+    const particles_view p = particles();
+    const float gravity = std::hypot(options_.gravity_x, options_.gravity_y);
+    search_radius_.resize(size());
+    for (std::size_t i = 0; i < size(); ++i) {
+        const float move = std::hypot(p.vx[i], p.vy[i]) * dt + gravity * dt * dt;
+        search_radius_[i] = p.radius[i] + (std::isfinite(move) ? move : 0.0F);
+    }
+    const std::span<const circle_pair> found =
+        finder_.find(circles_cview(p.x, p.y, search_radius_.data(), size()));
+    pairs_.assign(found.begin(), found.end());
+
     const float h = dt / static_cast<float>(options_.substeps);
     for (int s = 0; s < options_.substeps; ++s) {
         substep(h);
@@ -108,9 +124,8 @@ void particle_world::substep(float h) {
         }
     }
 
-    // 2. Pairs in contact, and their normals before the positions are corrected.
-    const std::span<const circle_pair> found = finder_.find(p);
-    pairs_.assign(found.begin(), found.end());
+    // 2. The step's pairs' normals before the positions are corrected (zero for pairs not
+    // in contact now, which then take no impulse).
     pair_normal_x_.resize(pairs_.size());
     pair_normal_y_.resize(pairs_.size());
     for (std::size_t k = 0; k < pairs_.size(); ++k) {

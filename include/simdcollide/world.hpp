@@ -1,9 +1,11 @@
 // A particle world: circles that move, static boxes that do not, stepped in time.
 //
-// One step(dt) runs `substeps` substeps of h = dt / substeps, each:
+// One step(dt) first lists the circle pairs that can touch during the step (pair_finder,
+// each radius grown by its circle's possible move |v| dt + |g| dt^2), then runs
+// `substeps` substeps of h = dt / substeps, each:
 //   1. semi-implicit Euler for every circle with inverse mass > 0: v += gravity * h, then
 //      x += v * h;
-//   2. the circle-circle broad phase (pair_finder), and each pair's contact normal;
+//   2. each listed pair's contact normal (zero, and so no impulse, if not in contact);
 //   3. `separation_iterations` rounds of pair-list separation (circle_circle.hpp);
 //   4. against the static boxes (static_box_grid): velocity response with the world's
 //      restitution and friction for each contact, then push-out by SPEC.md's order rule;
@@ -63,7 +65,7 @@ public:
     [[nodiscard]] particles_view particles() noexcept;
     [[nodiscard]] const static_box_grid& boxes() const noexcept { return grid_; }
     [[nodiscard]] const world_options& options() const noexcept { return options_; }
-    /// Circle pairs in contact found by the last substep.
+    /// Circle pairs listed for the last step (those that could touch during it).
     [[nodiscard]] std::size_t last_pair_count() const noexcept { return pairs_.size(); }
 
 private:
@@ -76,6 +78,7 @@ private:
     std::vector<circle_pair> pairs_;
     std::vector<float> pair_normal_x_, pair_normal_y_;
     std::vector<std::uint32_t> candidates_;
+    aligned_floats search_radius_;
 };
 
 } // namespace simdcollide
