@@ -103,26 +103,10 @@ TEST_P(circle_circle_simd, distance_squared_overlap_and_contact_match_reference)
         EXPECT_EQ(table.circle_circle.overlap(s.ca(), s.cb(), nullptr), want_hits);
         EXPECT_EQ(got_mask, want_mask);
 
-        guarded_floats w[5] = {{rc.n, rc.shift},
-                               {rc.n, rc.shift},
-                               {rc.n, rc.shift},
-                               {rc.n, rc.shift},
-                               {rc.n, rc.shift}};
-        guarded_floats g[5] = {{rc.n, rc.shift},
-                               {rc.n, rc.shift},
-                               {rc.n, rc.shift},
-                               {rc.n, rc.shift},
-                               {rc.n, rc.shift}};
-        EXPECT_EQ(
-            table.circle_circle.contact(
-                s.ca(), s.cb(),
-                {g[0].data(), g[1].data(), g[2].data(), g[3].data(), g[4].data(), rc.n}),
-            ref.contact(s.ca(), s.cb(),
-                        {w[0].data(), w[1].data(), w[2].data(), w[3].data(), w[4].data(), rc.n}));
-        const char* names[5] = {"normal_x", "normal_y", "depth", "point_x", "point_y"};
-        for (int f = 0; f < 5; ++f) {
-            expect_same(g[f], w[f], names[f]);
-        }
+        guarded_contacts want_contacts(rc.n, rc.shift), got_contacts(rc.n, rc.shift);
+        EXPECT_EQ(table.circle_circle.contact(s.ca(), s.cb(), got_contacts.view()),
+                  ref.contact(s.ca(), s.cb(), want_contacts.view()));
+        expect_same_contacts(got_contacts, want_contacts);
     }
 }
 

@@ -74,6 +74,29 @@ private:
     std::size_t n_;
 };
 
+/// The five outputs of a contact kernel in guarded arrays.
+struct guarded_contacts {
+    guarded_contacts(std::size_t n, std::size_t shift)
+        : field{{n, shift}, {n, shift}, {n, shift}, {n, shift}, {n, shift}} {}
+    guarded_floats field[5]; // normal_x, normal_y, depth, point_x, point_y
+    contacts_view view() {
+        return {field[0].data(), field[1].data(), field[2].data(),
+                field[3].data(), field[4].data(), field[0].size()};
+    }
+};
+
+/// Every output bit for bit, and nothing written outside [0, n).
+inline void expect_same_contacts(const guarded_contacts& got, const guarded_contacts& want) {
+    const char* names[5] = {"normal_x", "normal_y", "depth", "point_x", "point_y"};
+    for (int f = 0; f < 5; ++f) {
+        for (std::size_t i = 0; i < want.field[f].size(); ++i) {
+            EXPECT_EQ(bits(got.field[f][i]), bits(want.field[f][i]))
+                << names[f] << "[" << i << "]: " << got.field[f][i] << " vs " << want.field[f][i];
+        }
+        EXPECT_TRUE(got.field[f].guards_intact()) << names[f];
+    }
+}
+
 /// n circle-box pairs in guarded, possibly unaligned arrays.
 struct pair_scene {
     pair_scene(std::size_t n, std::size_t shift)

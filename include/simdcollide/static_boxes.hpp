@@ -28,7 +28,8 @@ namespace simdcollide {
 class static_box_grid {
 public:
     /// With this many boxes or fewer, push_out_all skips the grid and runs every box against
-    /// every circle with the SIMD kernel: measured faster here below about 70 boxes.
+    /// every circle with the SIMD kernel (measured on 10 000 circles: faster than the grid at
+    /// 10 boxes, slower at 100).
     static constexpr std::size_t brute_force_below = 48;
 
     static_box_grid() = default;
