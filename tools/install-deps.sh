@@ -9,7 +9,9 @@ packages=(
     libgtest-dev             # tests
     libbenchmark-dev         # benchmarks
     libbox2d-dev             # the Box2D 2.4.1 comparison benchmark
-    qemu-user                # running the tests as CPUs without AVX
+    qemu-user                # running the tests as CPUs without AVX, and as aarch64
+    g++-aarch64-linux-gnu    # the NEON build, run under qemu-aarch64
+    googletest               # GoogleTest's sources, built for aarch64 in the NEON job
     binutils                 # nm and objdump, for the per-ISA symbol check
     python3                  # the benchmark summary
 )

@@ -6,7 +6,9 @@
 #   2. Debug build with AddressSanitizer and UndefinedBehaviorSanitizer, every test but
 #      the qemu ones (the sanitizers' runtimes do not run under qemu-user) and the 10 000
 #      circle soak (about a minute in Release, far longer at -O0 with sanitizers; a 500
-#      circle pile runs in its place).
+#      circle pile runs in its place);
+#   3. on x86-64, a cross build for aarch64 (NEON) and every test but the soak under
+#      qemu-aarch64: the NEON path held to the reference bit for bit.
 #
 #   tools/run-tests.sh [BUILD_ROOT]      (default: build-tests)
 #
@@ -33,3 +35,12 @@ cmake -S . -B "$root/sanitize" -DCMAKE_BUILD_TYPE=Debug -DSIMDCOLLIDE_SANITIZE=a
     -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF "${strict[@]}"
 cmake --build "$root/sanitize" -j"$jobs"
 ctest --test-dir "$root/sanitize" -j"$jobs" --output-on-failure -E '^qemu_|_soak\.'
+
+if [ "$(uname -m)" = "x86_64" ]; then
+    echo "== aarch64 (NEON) cross build, tests under qemu-aarch64"
+    cmake -S . -B "$root/aarch64" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+        -DCMAKE_BUILD_TYPE=Release -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF \
+        -DSIMDCOLLIDE_GTEST_SOURCE_DIR=/usr/src/googletest "${strict[@]}"
+    cmake --build "$root/aarch64" -j"$jobs"
+    ctest --test-dir "$root/aarch64" -j"$jobs" --output-on-failure -E '_soak\.'
+fi

@@ -56,6 +56,31 @@ floats<Arch> max_ps(const floats<Arch>& a, const floats<Arch>& b) {
     }
 }
 
+/// a / b, correctly rounded, lane by lane. xsimd 8.1 gives neon64 no float division of its
+/// own: it falls back to 32-bit NEON's reciprocal estimate and Newton steps, which is close
+/// but not IEEE division, so the results would differ from the reference's.
+template <class Arch>
+floats<Arch> divide(const floats<Arch>& a, const floats<Arch>& b) {
+#if defined(__aarch64__)
+    if constexpr (std::is_base_of_v<xsimd::neon64, Arch>) {
+        return vdivq_f32(a, b);
+    }
+#endif
+    return a / b;
+}
+
+/// sqrt(a), correctly rounded, lane by lane (xsimd 8.1's neon64 float sqrt is an estimate
+/// refined by Newton steps, like its division).
+template <class Arch>
+floats<Arch> square_root(const floats<Arch>& a) {
+#if defined(__aarch64__)
+    if constexpr (std::is_base_of_v<xsimd::neon64, Arch>) {
+        return vsqrtq_f32(a);
+    }
+#endif
+    return xsimd::sqrt(a);
+}
+
 /// c ? a : b lane by lane, for values and for masks. xsimd 8.1's own select and mask
 /// logic are slow on AVX2 (it re-derives every mask with an integer compare, and negates
 /// masks through two SSE halves), so the x86 instruction sets get one blend here.

@@ -40,10 +40,10 @@ struct circle_circle {
         const F reach = ar + br;
         contact_result c;
         c.hit = d2 < reach * reach;
-        const F dist = xsimd::sqrt(d2);
+        const F dist = square_root<Arch>(d2);
         const M coincident = d2 == F(0.0F);
-        c.normal_x = pick<Arch>(coincident, F(1.0F), dx / dist);
-        c.normal_y = pick<Arch>(coincident, F(0.0F), dy / dist);
+        c.normal_x = pick<Arch>(coincident, F(1.0F), divide<Arch>(dx, dist));
+        c.normal_y = pick<Arch>(coincident, F(0.0F), divide<Arch>(dy, dist));
         c.depth = reach - dist;
         const F along = ar - c.depth * F(0.5F);
         c.point_x = ax + c.normal_x * along;
@@ -79,7 +79,7 @@ struct circle_circle {
         wb = pick<Arch>(bw == zero, zero, wb);
         const F total = wa + wb;
         const M moved = both<Arch>(c.hit, total > zero);
-        const F share = c.depth / total;
+        const F share = divide<Arch>(c.depth, total);
         const F move_a = share * wa;
         const F move_b = share * wb;
         return {
