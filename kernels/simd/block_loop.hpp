@@ -9,6 +9,7 @@
 // add a non-template helper here unless it is always_inline.
 #pragma once
 
+#include <simdcollide/soa.hpp>
 #include <xsimd/xsimd.hpp>
 
 #include <cstddef>
@@ -261,6 +262,18 @@ private:
     std::size_t blocks_ = 0;
     std::size_t total_ = 0;
 };
+
+/// Stores a block's contacts (any result with hit, normal_x/y, depth, point_x/y); a pair
+/// not in contact reports zeros, like the reference's default-constructed contact.
+template <class Arch, class Block, class Contact>
+void store_contact(const Block& block, const contacts_view& out, const Contact& k) {
+    const floats<Arch> zero(0.0F);
+    block.store(out.normal_x, pick<Arch>(k.hit, k.normal_x, zero));
+    block.store(out.normal_y, pick<Arch>(k.hit, k.normal_y, zero));
+    block.store(out.depth, pick<Arch>(k.hit, k.depth, zero));
+    block.store(out.point_x, pick<Arch>(k.hit, k.point_x, zero));
+    block.store(out.point_y, pick<Arch>(k.hit, k.point_y, zero));
+}
 
 /// Runs `body(block)` over elements [0, count) in blocks of W lanes. If the body returns a
 /// lane mask, returns how many of the real (not padding) lanes were set; else returns 0.

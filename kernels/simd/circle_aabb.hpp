@@ -152,13 +152,7 @@ struct circle_aabb {
             const contact_result k = contact_of(
                 block.load(c.x), block.load(c.y), block.load(c.radius), block.load(b.min_x),
                 block.load(b.min_y), block.load(b.max_x), block.load(b.max_y), m);
-            // A pair not in contact reports zeros (the reference's contact_result{}).
-            const F zero(0.0F);
-            block.store(out.normal_x, pick<Arch>(k.hit, k.normal_x, zero));
-            block.store(out.normal_y, pick<Arch>(k.hit, k.normal_y, zero));
-            block.store(out.depth, pick<Arch>(k.hit, k.depth, zero));
-            block.store(out.point_x, pick<Arch>(k.hit, k.point_x, zero));
-            block.store(out.point_y, pick<Arch>(k.hit, k.point_y, zero));
+            store_contact<Arch>(block, out, k);
             return k.hit;
         });
     }

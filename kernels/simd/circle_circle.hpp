@@ -115,12 +115,7 @@ struct circle_circle {
             const contact_result k =
                 contact_of(block.load(a.x), block.load(a.y), block.load(a.radius), block.load(b.x),
                            block.load(b.y), block.load(b.radius));
-            const F zero(0.0F);
-            block.store(out.normal_x, pick<Arch>(k.hit, k.normal_x, zero));
-            block.store(out.normal_y, pick<Arch>(k.hit, k.normal_y, zero));
-            block.store(out.depth, pick<Arch>(k.hit, k.depth, zero));
-            block.store(out.point_x, pick<Arch>(k.hit, k.point_x, zero));
-            block.store(out.point_y, pick<Arch>(k.hit, k.point_y, zero));
+            store_contact<Arch>(block, out, k);
             return k.hit;
         });
     }
