@@ -82,9 +82,10 @@ floats<Arch> square_root(const floats<Arch>& a) {
     return xsimd::sqrt(a);
 }
 
-/// c ? a : b lane by lane, for values and for masks. xsimd 8.1's own select and mask
-/// logic are slow on AVX2 (it re-derives every mask with an integer compare, and negates
-/// masks through two SSE halves), so the x86 instruction sets get one blend here.
+/// c ? a : b lane by lane, for values and for masks. On AVX2, xsimd 8.1's mask logic
+/// (negation, and, or) takes two SSE halves apart and back (vextracti128/vinserti128 in the
+/// contact loop); these map to one instruction each. (GCC 12 still adds an integer compare
+/// before each vblendvps: it folds the blend intrinsic into a generic select.)
 template <class Arch>
 floats<Arch> pick(const lanes<Arch>& c, const floats<Arch>& a, const floats<Arch>& b) {
 #if defined(__x86_64__)
