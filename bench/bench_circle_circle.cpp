@@ -69,7 +69,7 @@ void separate_pairs(benchmark::State& state, const implementation* impl, std::si
             impl->circle_circle->pair_corrections(s.pile(), s.pile_pairs.data(),
                                                   s.pile_pairs.size(),
                                                   separation_weighting::inverse_mass, sums);
-            detail::apply_pair_corrections(sums, s.pile());
+            impl->circle_circle->apply_corrections(sums, s.pile());
             benchmark::ClobberMemory();
         }));
     }

@@ -79,7 +79,7 @@ std::size_t separate_list_with(const detail::kernel_table& t, particles_view c,
     check_pair_list("separate", c.count, pairs);
     const detail::pair_corrections sums = detail::begin_pair_corrections(workspace, c.count);
     t.circle_circle.pair_corrections(c, pairs.data(), pairs.size(), mode, sums);
-    return detail::apply_pair_corrections(sums, c);
+    return t.circle_circle.apply_corrections(sums, c);
 }
 
 } // namespace

@@ -38,6 +38,8 @@ struct circle_circle_kernels_table {
     /// Pair-list separation's per-pair part: adds every pair's correction to `sums`.
     void (*pair_corrections)(particles_view, const circle_pair* pairs, std::size_t pair_count,
                              separation_weighting, const pair_corrections& sums);
+    /// Pair-list separation's last part: moves each circle by the mean of its corrections.
+    std::size_t (*apply_corrections)(const detail::pair_corrections& sums, particles_view);
 };
 
 struct response_kernels_table {

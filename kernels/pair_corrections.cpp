@@ -5,9 +5,9 @@
 namespace simdcollide::detail {
 
 pair_corrections begin_pair_corrections(separation_workspace& workspace, std::size_t circles) {
-    workspace.sums.resize(4 * circles);
-    std::fill_n(workspace.sums.data(), 4 * circles, 0.0F);
-    return {workspace.sums.data()};
+    workspace.scratch.resize(8 * circles);
+    std::fill_n(workspace.scratch.data(), 4 * circles, 0.0F);
+    return {workspace.scratch.data(), workspace.scratch.data() + 4 * circles};
 }
 
 std::size_t apply_pair_corrections(const pair_corrections& sums, particles_view c) {

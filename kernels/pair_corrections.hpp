@@ -10,15 +10,17 @@
 
 namespace simdcollide::detail {
 
-/// Per-circle sums of the corrections of the pairs that move it, and their number,
-/// interleaved (x, y, count, unused) so that one circle's sums share a cache line (the
-/// accumulation is a chain of read-modify-writes; the measured gain over three separate
-/// arrays was within this machine's noise).
+/// Per-circle sums of the corrections of the pairs that move it, and their number, as
+/// records of four floats (x, y, count, 0), so that SIMD paths add one pair's whole
+/// correction with one 128-bit read-modify-write (simd/records.hpp).
 struct pair_corrections {
-    float* sums; // 4 floats per circle
+    float* sums;   // 4 floats per circle, zeroed by begin_pair_corrections
+    float* bodies; // 4 floats per circle of scratch: SIMD paths pack (x, y, radius,
+                   // inverse mass) here, to gather a circle with one load
 
-    /// Adds one pair's correction of circle i. Always inlined: it is called from per-ISA
-    /// code, where an out-of-line inline function would be a weak symbol (block_loop.hpp).
+    /// Adds one pair's correction of circle i (the reference's way: three scalar adds, none
+    /// when the pair does not move it). Always inlined: called from per-ISA code, where an
+    /// out-of-line inline function would be a weak symbol (block_loop.hpp).
     [[gnu::always_inline]] inline void add(std::uint32_t i, bool moves, float dx, float dy) const {
         if (moves) {
             float* s = sums + std::size_t{4} * i;
@@ -29,11 +31,11 @@ struct pair_corrections {
     }
 };
 
-/// Sizes `workspace` for `circles` circles and zeroes it.
+/// Sizes `workspace` for `circles` circles (eight floats each) and zeroes the sums.
 pair_corrections begin_pair_corrections(separation_workspace& workspace, std::size_t circles);
 
-/// Moves each circle by the mean of its corrections, x += sum_x / count; returns how many
-/// circles moved.
+/// The reference's last step: moves each circle by the mean of its corrections,
+/// x += sum_x / count; returns how many circles moved.
 std::size_t apply_pair_corrections(const pair_corrections& sums, particles_view circles);
 
 } // namespace simdcollide::detail

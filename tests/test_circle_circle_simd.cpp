@@ -179,15 +179,69 @@ TEST_P(circle_circle_simd, pair_list_separation_matches_reference) {
                 const detail::pair_corrections sw = detail::begin_pair_corrections(ws_want, n);
                 detail::reference_table().circle_circle.pair_corrections(
                     want.view(), want.pairs.data(), want.pairs.size(), mode, sw);
-                const std::size_t moved_want = detail::apply_pair_corrections(sw, want.view());
+                const std::size_t moved_want =
+                    detail::reference_table().circle_circle.apply_corrections(sw, want.view());
                 const detail::pair_corrections sg = detail::begin_pair_corrections(ws_got, n);
                 table.circle_circle.pair_corrections(got.view(), got.pairs.data(), got.pairs.size(),
                                                      mode, sg);
-                EXPECT_EQ(detail::apply_pair_corrections(sg, got.view()), moved_want);
+                EXPECT_EQ(table.circle_circle.apply_corrections(sg, got.view()), moved_want);
                 for (std::size_t i = 0; i < n; ++i) {
                     EXPECT_SAME_BITS(got.x[i], want.x[i], "x", i);
                     EXPECT_SAME_BITS(got.y[i], want.y[i], "y", i);
                 }
+            }
+        }
+    }
+}
+
+// Few circles, many random pairs in random order and orientation: one block holds the same
+// circle several times, as a and as b, so adding a block's corrections in any order but
+// the pair order would change bits. Through the public calls, on offset (unaligned) views.
+TEST_P(circle_circle_simd, pair_list_separation_keeps_pair_order_within_a_block) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    for (const std::size_t n : {std::size_t{3}, std::size_t{7}, std::size_t{23}}) {
+        std::mt19937 rng(static_cast<std::uint32_t>(n));
+        std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+        std::uniform_int_distribution<std::uint32_t> pick(0, static_cast<std::uint32_t>(n) - 1);
+        pile want(n + 1, 1);
+        for (std::size_t i = 1; i <= n; ++i) { // element 0 is the offset
+            want.x[i] = 3.0F * unit(rng);
+            want.y[i] = 3.0F * unit(rng);
+            want.r[i] = 0.5F + unit(rng);
+            want.w[i] = i % 5 == 0 ? 0.0F : unit(rng) * 2.0F;
+        }
+        want.pairs.clear();
+        for (int k = 0; k < 203; ++k) {
+            const std::uint32_t a = pick(rng);
+            const std::uint32_t b = pick(rng);
+            if (a != b) {
+                want.pairs.push_back({a, b});
+            }
+        }
+        pile got = want;
+        const auto offset = [n](pile& p) {
+            return particles_view{p.x.data() + 1,
+                                  p.y.data() + 1,
+                                  p.r.data() + 1,
+                                  p.w.data() + 1,
+                                  p.vx.data() + 1,
+                                  p.vy.data() + 1,
+                                  n};
+        };
+        const auto& ref = detail::reference_table();
+        separation_workspace ws_want, ws_got;
+        for (int iteration = 0; iteration < 3; ++iteration) {
+            const detail::pair_corrections sw = detail::begin_pair_corrections(ws_want, n);
+            ref.circle_circle.pair_corrections(offset(want), want.pairs.data(), want.pairs.size(),
+                                               separation_weighting::inverse_mass, sw);
+            const std::size_t moved = ref.circle_circle.apply_corrections(sw, offset(want));
+            const detail::pair_corrections sg = detail::begin_pair_corrections(ws_got, n);
+            table.circle_circle.pair_corrections(offset(got), got.pairs.data(), got.pairs.size(),
+                                                 separation_weighting::inverse_mass, sg);
+            EXPECT_EQ(table.circle_circle.apply_corrections(sg, offset(got)), moved);
+            for (std::size_t i = 0; i <= n; ++i) {
+                EXPECT_SAME_BITS(got.x[i], want.x[i], "x", i);
+                EXPECT_SAME_BITS(got.y[i], want.y[i], "y", i);
             }
         }
     }

@@ -55,12 +55,13 @@ std::size_t contact(circles_cview a, circles_cview b, contacts_view out);
 std::size_t separate(particles_view a, particles_view b,
                      separation_weighting mode = separation_weighting::inverse_mass);
 
-/// Reusable scratch memory for pair-list separation: four floats per circle (the sums of
-/// its corrections and their number). Keep one per simulation to avoid an allocation per
-/// call; its contents between calls mean nothing.
+/// Reusable scratch memory for pair-list separation: eight floats per circle (the sums of
+/// its corrections and their number, and a packed copy of the circle for SIMD gathers).
+/// Keep one per simulation to avoid an allocation per call; its contents between calls
+/// mean nothing.
 class separation_workspace {
 public:
-    aligned_floats sums;
+    aligned_floats scratch;
 };
 
 /// Separates every listed pair of circles of one set, where a circle may sit in many pairs.

@@ -223,6 +223,16 @@ struct tail_block {
     }
 };
 
+/// How many real elements a block holds.
+template <class Arch>
+constexpr std::size_t lanes_in(const full_block<Arch>& /*block*/) {
+    return floats<Arch>::size;
+}
+template <class Arch>
+constexpr std::size_t lanes_in(const tail_block<Arch>& block) {
+    return block.count;
+}
+
 /// Counts set lanes across blocks without a horizontal add per block: each lane keeps its
 /// own float tally, exact while below 2^24, flushed long before that.
 template <class Arch>

@@ -1,0 +1,175 @@
+// Records of four floats per element (x, y, radius, inverse mass; or dx, dy, count, 0),
+// 16-byte aligned, read and written W elements at a time by index: the pair-list kernels'
+// gather and scatter. One 128-bit load or store per element plus an in-register 4 x W
+// transpose replaces four scalar loads and inserts (or read-modify-writes) per element.
+//
+// x86 gets transposes for SSE2 (W = 4) and AVX2 (W = 8); other instruction sets move one
+// float at a time. Every path moves the same bits: only loads, stores, shuffles and, in add,
+// the same lane-wise IEEE additions as the scalar code.
+#pragma once
+
+#include "simd/block_loop.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace simdcollide::simd {
+
+template <class Arch>
+struct records {
+    using F = floats<Arch>;
+    using wide =
+        typename F::register_type; // __m256 in the AVX branches (not declared in SSE2 code)
+    static constexpr std::size_t width = F::size;
+
+    /// The four fields of W records, each as one vector.
+    struct fields {
+        F f0;
+        F f1;
+        F f2;
+        F f3;
+    };
+
+    /// Fields of the records at base + 4 * index[j], lane j.
+    static fields load(const float* base, const std::uint32_t (&index)[width]) {
+#if defined(__x86_64__)
+        if constexpr (is_avx<Arch>) {
+            const auto pair = [&](std::size_t j) {
+                return _mm256_insertf128_ps(
+                    _mm256_castps128_ps256(_mm_load_ps(base + std::size_t{4} * index[j])),
+                    _mm_load_ps(base + std::size_t{4} * index[j + 4]), 1);
+            };
+            const wide m0 = pair(0); // f0 f1 f2 f3 of records 0 | 4
+            const wide m1 = pair(1);
+            const wide m2 = pair(2);
+            const wide m3 = pair(3);
+            const wide t0 = _mm256_unpacklo_ps(m0, m1); // f0 f0 f1 f1 of records 0 1 | 4 5
+            const wide t1 = _mm256_unpackhi_ps(m0, m1); // f2 f2 f3 f3 of records 0 1 | 4 5
+            const wide t2 = _mm256_unpacklo_ps(m2, m3);
+            const wide t3 = _mm256_unpackhi_ps(m2, m3);
+            return {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+                    _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
+        } else if constexpr (is_sse<Arch>) {
+            __m128 r0 = _mm_load_ps(base + std::size_t{4} * index[0]);
+            __m128 r1 = _mm_load_ps(base + std::size_t{4} * index[1]);
+            __m128 r2 = _mm_load_ps(base + std::size_t{4} * index[2]);
+            __m128 r3 = _mm_load_ps(base + std::size_t{4} * index[3]);
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+            return {r0, r1, r2, r3};
+        }
+#endif
+        return {field(base, 0, index, std::make_index_sequence<width>{}),
+                field(base, 1, index, std::make_index_sequence<width>{}),
+                field(base, 2, index, std::make_index_sequence<width>{}),
+                field(base, 3, index, std::make_index_sequence<width>{})};
+    }
+
+    /// For j in [0, count) in order: the record at a + 4 * index_a[j] gets lane j of
+    /// `from_a` added, then the record at b + 4 * index_b[j] gets lane j of `from_b`. The
+    /// order matters when an index repeats: float addition is not associative.
+    static void add_in_order(float* base, const std::uint32_t (&index_a)[width],
+                             const fields& from_a, const std::uint32_t (&index_b)[width],
+                             const fields& from_b, std::size_t count) {
+#if defined(__x86_64__)
+        if constexpr (is_avx<Arch> || is_sse<Arch>) {
+            __m128 a[width];
+            __m128 b[width];
+            transpose(from_a, a);
+            transpose(from_b, b);
+            for (std::size_t j = 0; j < count; ++j) {
+                float* ra = base + std::size_t{4} * index_a[j];
+                _mm_store_ps(ra, _mm_add_ps(_mm_load_ps(ra), a[j]));
+                float* rb = base + std::size_t{4} * index_b[j];
+                _mm_store_ps(rb, _mm_add_ps(_mm_load_ps(rb), b[j]));
+            }
+            return;
+        }
+#endif
+        alignas(64) float a[4][width];
+        alignas(64) float b[4][width];
+        store_fields(from_a, a);
+        store_fields(from_b, b);
+        for (std::size_t j = 0; j < count; ++j) {
+            float* ra = base + std::size_t{4} * index_a[j];
+            float* rb = base + std::size_t{4} * index_b[j];
+            for (std::size_t k = 0; k < 4; ++k) {
+                ra[k] += a[k][j];
+            }
+            for (std::size_t k = 0; k < 4; ++k) {
+                rb[k] += b[k][j];
+            }
+        }
+    }
+
+    /// Writes lane j of the fields as the record at base + 4 * (first + j), j < count.
+    static void store_run(float* base, std::size_t first, const fields& from, std::size_t count) {
+#if defined(__x86_64__)
+        if constexpr (is_avx<Arch> || is_sse<Arch>) {
+            __m128 r[width];
+            transpose(from, r);
+            for (std::size_t j = 0; j < count; ++j) {
+                _mm_store_ps(base + std::size_t{4} * (first + j), r[j]);
+            }
+            return;
+        }
+#endif
+        alignas(64) float f[4][width];
+        store_fields(from, f);
+        for (std::size_t j = 0; j < count; ++j) {
+            for (std::size_t k = 0; k < 4; ++k) {
+                base[std::size_t{4} * (first + j) + k] = f[k][j];
+            }
+        }
+    }
+
+private:
+    template <std::size_t... J>
+    static F field(const float* base, std::size_t k, const std::uint32_t (&index)[width],
+                   std::index_sequence<J...> /*lanes*/) {
+        // xsimd 8.1 has no public constructor from W scalars (see circle_circle::gather).
+        return xsimd::kernel::set<Arch>(F{}, Arch{}, base[std::size_t{4} * index[J] + k]...);
+    }
+
+    static void store_fields(const fields& from, float (&out)[4][width]) {
+        from.f0.store_aligned(out[0]);
+        from.f1.store_aligned(out[1]);
+        from.f2.store_aligned(out[2]);
+        from.f3.store_aligned(out[3]);
+    }
+
+#if defined(__x86_64__)
+    // W vectors of four fields to W records, record j in out[j]: load's transpose backwards.
+    static void transpose(const fields& from, __m128 (&out)[width]) {
+        if constexpr (is_avx<Arch>) {
+            const wide t0 = _mm256_unpacklo_ps(from.f0, from.f1); // f0 f1 f0 f1 of 0 1 | 4 5
+            const wide t1 = _mm256_unpackhi_ps(from.f0, from.f1); // of 2 3 | 6 7
+            const wide t2 = _mm256_unpacklo_ps(from.f2, from.f3);
+            const wide t3 = _mm256_unpackhi_ps(from.f2, from.f3);
+            const wide r0 = _mm256_shuffle_ps(t0, t2, 0x44); // record 0 | 4
+            const wide r1 = _mm256_shuffle_ps(t0, t2, 0xEE); // record 1 | 5
+            const wide r2 = _mm256_shuffle_ps(t1, t3, 0x44); // record 2 | 6
+            const wide r3 = _mm256_shuffle_ps(t1, t3, 0xEE); // record 3 | 7
+            out[0] = _mm256_castps256_ps128(r0);
+            out[1] = _mm256_castps256_ps128(r1);
+            out[2] = _mm256_castps256_ps128(r2);
+            out[3] = _mm256_castps256_ps128(r3);
+            out[4] = _mm256_extractf128_ps(r0, 1);
+            out[5] = _mm256_extractf128_ps(r1, 1);
+            out[6] = _mm256_extractf128_ps(r2, 1);
+            out[7] = _mm256_extractf128_ps(r3, 1);
+        } else if constexpr (is_sse<Arch>) {
+            __m128 r0 = from.f0;
+            __m128 r1 = from.f1;
+            __m128 r2 = from.f2;
+            __m128 r3 = from.f3;
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+            out[0] = r0;
+            out[1] = r1;
+            out[2] = r2;
+            out[3] = r3;
+        }
+    }
+#endif
+};
+
+} // namespace simdcollide::simd
