@@ -127,88 +127,124 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
         }
     }
 
-    // Small circles: partners j > i among the small circles of the 3 x 3 cells around.
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t cell = cell_of_circle_[i];
-        if (cell == std::numeric_limits<std::uint32_t>::max() || c.radius[i] > r_small) {
-            continue;
+    // Small circles: each pair of small circles in the same or adjacent cells is tested
+    // once, from the one earlier in the sorted order: a circle against the later circles of
+    // its own cell and of the next cell in its row (consecutive in the sorted order), and
+    // against the three cells above it (consecutive too). within_reach is symmetric to the
+    // bit (a difference and its negation square alike), so the side it is tested from does
+    // not matter. Branch-free: whether a candidate pairs is close to random, so each one is
+    // written and the end of the list advances only for a real pair.
+    found_.clear();
+    std::size_t found = 0;
+    const auto reserve = [&](std::size_t more) {
+        if (found + more > found_.size()) {
+            found_.resize(std::max(2 * found_.size(), found + more));
         }
-        const std::int64_t cx = cell % g.columns;
-        const std::int64_t cy = cell / g.columns;
-        // Branch-free: whether a candidate pairs is close to random, so each one is written
-        // and the end of the row advances only for a real pair.
-        const std::int64_t x0 = std::max<std::int64_t>(cx - 1, 0);
-        const std::int64_t x1 = std::min(cx + 1, g.columns - 1);
-        std::size_t candidates = 0;
-        for (std::int64_t y = std::max<std::int64_t>(cy - 1, 0); y <= std::min(cy + 1, g.rows - 1);
-             ++y) {
-            candidates += cell_start_[static_cast<std::size_t>(y * g.columns + x1) + 1] -
-                          cell_start_[static_cast<std::size_t>(y * g.columns + x0)];
+    };
+    const auto test_range = [&](std::uint32_t s, std::uint32_t first, std::uint32_t last) {
+        reserve(last - first);
+        const std::uint32_t i = order_[s];
+        const float xi = sorted_x_[s];
+        const float yi = sorted_y_[s];
+        const float ri = sorted_r_[s];
+        circle_pair* out = found_.data();
+        for (std::uint32_t t = first; t < last; ++t) {
+            const std::uint32_t j = order_[t];
+            const bool take = static_cast<int>(sorted_r_[t] <= r_small) &
+                              static_cast<int>(within_reach(xi, yi, ri, sorted_x_[t], sorted_y_[t],
+                                                            sorted_r_[t], margin));
+            out[found] = {std::min(i, j), std::max(i, j)};
+            found += take ? 1 : 0;
         }
-        row_.resize(candidates);
-        std::size_t found_in_row = 0;
-        const float xi = c.x[i];
-        const float yi = c.y[i];
-        const float ri = c.radius[i];
-        for (std::int64_t y = std::max<std::int64_t>(cy - 1, 0); y <= std::min(cy + 1, g.rows - 1);
-             ++y) {
-            // The cells x0..x1 of one row are consecutive in the sorted order.
-            const std::uint32_t first = cell_start_[static_cast<std::size_t>(y * g.columns + x0)];
-            const std::uint32_t last =
-                cell_start_[static_cast<std::size_t>(y * g.columns + x1) + 1];
-            for (std::uint32_t s = first; s < last; ++s) {
-                const std::uint32_t j = order_[s];
-                const bool take =
-                    static_cast<int>(j > i) & static_cast<int>(sorted_r_[s] <= r_small) &
-                    static_cast<int>(
-                        within_reach(xi, yi, ri, sorted_x_[s], sorted_y_[s], sorted_r_[s], margin));
-                row_[found_in_row] = {static_cast<std::uint32_t>(i), j};
-                found_in_row += take ? 1 : 0;
+    };
+    for (std::int64_t cy = 0; cy < g.rows; ++cy) {
+        for (std::int64_t cx = 0; cx < g.columns; ++cx) {
+            const auto k = static_cast<std::size_t>(cy * g.columns + cx);
+            const std::uint32_t begin = cell_start_[k];
+            const std::uint32_t end = cell_start_[k + 1];
+            if (begin == end) {
+                continue;
+            }
+            const std::uint32_t row_end = cx + 1 < g.columns ? cell_start_[k + 2] : end;
+            std::uint32_t above_begin = 0;
+            std::uint32_t above_end = 0;
+            if (cy + 1 < g.rows) {
+                const auto above = static_cast<std::size_t>((cy + 1) * g.columns);
+                above_begin = cell_start_[above + static_cast<std::size_t>(
+                                                      std::max<std::int64_t>(cx - 1, 0))];
+                above_end =
+                    cell_start_[above + static_cast<std::size_t>(std::min(cx + 1, g.columns - 1)) +
+                                1];
+            }
+            for (std::uint32_t s = begin; s < end; ++s) {
+                if (sorted_r_[s] > r_small) {
+                    continue;
+                }
+                test_range(s, s + 1, row_end);
+                test_range(s, above_begin, above_end);
             }
         }
-        row_.resize(found_in_row);
-        std::sort(row_.begin(), row_.end(),
-                  [](const circle_pair& a, const circle_pair& b) { return a.b < b.b; });
-        pairs_.insert(pairs_.end(), row_.begin(), row_.end());
     }
 
     // Large circles: every circle whose centre lies within reach, and every other large one.
-    if (!large.empty()) {
-        for (const std::uint32_t l : large) {
-            const float reach = c.radius[l] + r_small + margin;
-            const float pad = (std::fabs(c.x[l]) + std::fabs(c.y[l]) + reach) * 1e-5F +
-                              std::numeric_limits<float>::min();
-            const std::int64_t x0 = g.column(c.x[l] - reach - pad);
-            const std::int64_t x1 = g.column(c.x[l] + reach + pad);
-            const std::int64_t y0 = g.row(c.y[l] - reach - pad);
-            const std::int64_t y1 = g.row(c.y[l] + reach + pad);
-            for (std::int64_t y = y0; y <= y1; ++y) {
-                for (std::int64_t x = x0; x <= x1; ++x) {
-                    const auto k = static_cast<std::size_t>(y * g.columns + x);
-                    for (std::uint32_t s = cell_start_[k]; s < cell_start_[k + 1]; ++s) {
-                        const std::uint32_t j = order_[s];
-                        if (sorted_r_[s] > r_small) {
-                            continue; // large-large pairs below
-                        }
-                        const std::uint32_t a = std::min(l, j);
-                        const std::uint32_t b = std::max(l, j);
-                        if (within_reach(c.x[a], c.y[a], c.radius[a], c.x[b], c.y[b], c.radius[b],
-                                         margin)) {
-                            pairs_.push_back({a, b});
-                        }
+    for (const std::uint32_t l : large) {
+        const float reach = c.radius[l] + r_small + margin;
+        const float pad = (std::fabs(c.x[l]) + std::fabs(c.y[l]) + reach) * 1e-5F +
+                          std::numeric_limits<float>::min();
+        const std::int64_t x0 = g.column(c.x[l] - reach - pad);
+        const std::int64_t x1 = g.column(c.x[l] + reach + pad);
+        const std::int64_t y0 = g.row(c.y[l] - reach - pad);
+        const std::int64_t y1 = g.row(c.y[l] + reach + pad);
+        for (std::int64_t y = y0; y <= y1; ++y) {
+            for (std::int64_t x = x0; x <= x1; ++x) {
+                const auto k = static_cast<std::size_t>(y * g.columns + x);
+                for (std::uint32_t s = cell_start_[k]; s < cell_start_[k + 1]; ++s) {
+                    const std::uint32_t j = order_[s];
+                    if (sorted_r_[s] > r_small) {
+                        continue; // large-large pairs below
+                    }
+                    if (within_reach(c.x[l], c.y[l], c.radius[l], c.x[j], c.y[j], c.radius[j],
+                                     margin)) {
+                        reserve(1);
+                        found_[found++] = {std::min(l, j), std::max(l, j)};
                     }
                 }
             }
-            for (const std::uint32_t j : large) {
-                if (j > l && within_reach(c.x[l], c.y[l], c.radius[l], c.x[j], c.y[j], c.radius[j],
-                                          margin)) {
-                    pairs_.push_back({l, j});
-                }
+        }
+        for (const std::uint32_t j : large) {
+            if (j > l &&
+                within_reach(c.x[l], c.y[l], c.radius[l], c.x[j], c.y[j], c.radius[j], margin)) {
+                reserve(1);
+                found_[found++] = {l, j};
             }
         }
-        std::sort(pairs_.begin(), pairs_.end(), [](const circle_pair& p, const circle_pair& q) {
-            return p.a != q.a ? p.a < q.a : p.b < q.b;
-        });
+    }
+
+    // Into the brute force's order: a counting sort by first index, then each circle's few
+    // partners by second index.
+    group_start_.assign(n + 1, 0);
+    for (std::size_t k = 0; k < found; ++k) {
+        ++group_start_[found_[k].a + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        group_start_[i + 1] += group_start_[i];
+    }
+    pairs_.resize(found);
+    fill_.assign(group_start_.begin(), group_start_.end() - 1);
+    for (std::size_t k = 0; k < found; ++k) {
+        pairs_[fill_[found_[k].a]++] = found_[k];
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        circle_pair* first = pairs_.data() + group_start_[i];
+        circle_pair* last = pairs_.data() + group_start_[i + 1];
+        for (circle_pair* p = first + 1; p < last; ++p) { // insertion sort: groups are small
+            const circle_pair moving = *p;
+            circle_pair* q = p;
+            for (; q > first && (q - 1)->b > moving.b; --q) {
+                *q = *(q - 1);
+            }
+            *q = moving;
+        }
     }
     return pairs_;
 }

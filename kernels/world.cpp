@@ -102,10 +102,37 @@ void particle_world::step(float dt) {
     const std::span<const circle_pair> found =
         finder_.find(circles_cview(p.x, p.y, search_radius_.data(), size()));
     pairs_.assign(found.begin(), found.end());
+    list_box_contacts();
 
     const float h = dt / static_cast<float>(options_.substeps);
     for (int s = 0; s < options_.substeps; ++s) {
         substep(h);
+    }
+}
+
+// The (circle, box) pairs that can touch during the step, by circle and then ascending box:
+// the grid's candidates for each moving circle's search radius, kept only if the box is
+// within that radius now. Static circles (inverse mass 0) are never moved by boxes.
+void particle_world::list_box_contacts() {
+    box_contacts_.clear();
+    if (grid_.size() == 0) {
+        return;
+    }
+    const particles_view p = particles();
+    const aabbs_view boxes = grid_.boxes();
+    for (std::size_t i = 0; i < size(); ++i) {
+        if (!(p.inverse_mass[i] > 0.0F)) {
+            continue;
+        }
+        const float reach = search_radius_[i];
+        grid_.candidates(p.x[i], p.y[i], reach, 0.0F, candidates_);
+        for (const std::uint32_t k : candidates_) {
+            const float d2 = impl::distance_squared_of(
+                p.x[i], p.y[i], boxes.min_x[k], boxes.min_y[k], boxes.max_x[k], boxes.max_y[k]);
+            if (d2 <= reach * reach) {
+                box_contacts_.push_back({static_cast<std::uint32_t>(i), k});
+            }
+        }
     }
 }
 
@@ -142,31 +169,33 @@ void particle_world::substep(float h) {
         separate(p, pairs_, options_.weighting, workspace_);
     }
 
-    // 4. Static boxes: stop velocities into each box, then push out (ascending box order).
-    if (grid_.size() > 0) {
-        const aabbs_view boxes = grid_.boxes();
-        for (std::size_t i = 0; i < n; ++i) {
-            const float w = p.inverse_mass[i];
-            if (!(w > 0.0F)) {
-                continue;
-            }
-            grid_.candidates(p.x[i], p.y[i], p.radius[i], 0.0F, candidates_);
-            for (const std::uint32_t k : candidates_) {
-                const impl::contact_result c =
-                    impl::contact_of(p.x[i], p.y[i], p.radius[i], boxes.min_x[k], boxes.min_y[k],
-                                     boxes.max_x[k], boxes.max_y[k], 0.0F);
-                if (!c.hit) {
-                    continue;
-                }
-                const impl::impulse_result r =
-                    impl::impulse_of(c.normal_x, c.normal_y, p.vx[i], p.vy[i], 0.0F, w, response);
-                if (r.responds) {
-                    p.vx[i] += r.x * w;
-                    p.vy[i] += r.y * w;
-                }
+    // 4. Static boxes, each circle against its listed boxes in ascending order: first the
+    // velocity response to every box it touches, then push-out (SPEC.md's order rule).
+    const aabbs_view boxes = grid_.boxes();
+    const auto contact_with = [&](const circle_pair& cb) {
+        const std::uint32_t i = cb.a;
+        const std::uint32_t k = cb.b;
+        return impl::contact_of(p.x[i], p.y[i], p.radius[i], boxes.min_x[k], boxes.min_y[k],
+                                boxes.max_x[k], boxes.max_y[k], 0.0F);
+    };
+    for (const circle_pair& cb : box_contacts_) {
+        const impl::contact_result c = contact_with(cb);
+        const float w = p.inverse_mass[cb.a];
+        if (c.hit) {
+            const impl::impulse_result r =
+                impl::impulse_of(c.normal_x, c.normal_y, p.vx[cb.a], p.vy[cb.a], 0.0F, w, response);
+            if (r.responds) {
+                p.vx[cb.a] += r.x * w;
+                p.vy[cb.a] += r.y * w;
             }
         }
-        push_out_all(p, grid_);
+    }
+    for (const circle_pair& cb : box_contacts_) {
+        const impl::contact_result c = contact_with(cb);
+        if (c.hit && c.depth > 0.0F) {
+            p.x[cb.a] += c.normal_x * c.depth;
+            p.y[cb.a] += c.normal_y * c.depth;
+        }
     }
 
     // 5. Circle pairs that approach: impulses in pair order, each seeing the last's result.

@@ -270,6 +270,62 @@ void pile_settles(std::size_t n, int steps) {
     }
 }
 
+// A scene with every kind of contact: a container, obstacles, mixed radii, static circles
+// (one inside a box), circles dropped onto each other.
+particle_world mixed_scene() {
+    particle_world world;
+    aabb_set boxes;
+    boxes.push_back(aabb::from_min_max(-1, -1, 21, 0));
+    boxes.push_back(aabb::from_min_max(-1, 0, 0, 40));
+    boxes.push_back(aabb::from_min_max(20, 0, 21, 40));
+    boxes.push_back(aabb::from_origin_size(4, 3, 2, 1));
+    boxes.push_back(aabb::from_origin_size(12, 5, 1.5F, 2.5F));
+    world.set_boxes(boxes.view());
+    std::mt19937 rng(99);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    world.add_circle({4.5F, 3.5F, 0.4F}, 0.0F); // static, inside a box
+    world.add_circle({10.0F, 2.0F, 0.5F}, 0.0F);
+    for (std::size_t i = 0; i < 300; ++i) {
+        world.add_circle({0.5F + static_cast<float>(i % 19) + 0.2F * unit(rng),
+                          1.0F + static_cast<float>(i / 19) * 0.8F, 0.2F + 0.3F * unit(rng)},
+                         0.5F + unit(rng), unit(rng) - 0.5F, 0.0F);
+    }
+    return world;
+}
+
+// The world's whole step, every phase included, gives the same bits on every instruction
+// set as on the reference; static circles never move.
+TEST(particle_world, every_instruction_set_steps_to_the_same_bits) {
+    const auto run = [](isa which) {
+        set_isa(which);
+        particle_world world = mixed_scene();
+        for (int s = 0; s < 120; ++s) {
+            world.step(1.0F / 60.0F);
+        }
+        reset_isa();
+        const particles_view p = world.particles();
+        std::vector<float> state;
+        for (const float* field : {p.x, p.y, p.vx, p.vy}) {
+            state.insert(state.end(), field, field + p.count);
+        }
+        return state;
+    };
+    const std::vector<float> want = run(isa::reference);
+    EXPECT_EQ(want[0], 4.5F); // x of the static circle inside a box
+    EXPECT_EQ(want[1], 10.0F);
+    EXPECT_EQ(want[want.size() / 4], 3.5F); // its y
+    for (const isa which : compiled_isas()) {
+        if (which == isa::reference || !isa_supported(which)) {
+            continue;
+        }
+        const std::vector<float> got = run(which);
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t k = 0; k < want.size(); ++k) {
+            EXPECT_SAME_BITS(got[k], want[k], isa_name(which), k);
+        }
+    }
+}
+
 TEST(particle_world, a_small_pile_settles) {
     pile_settles(500, 300);
 }

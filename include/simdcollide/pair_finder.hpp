@@ -19,7 +19,9 @@ namespace simdcollide {
 ///
 /// How: circles are counting-sorted into a uniform grid of cells 2 * r_small + margin wide,
 /// where r_small is twice the median radius (capped at the largest radius); circles no
-/// larger than r_small find their partners in the 3 x 3 cells around them. Larger circles
+/// larger than r_small find their partners in the 3 x 3 cells around them, each pair tested
+/// once (a circle against later circles of its cell, the next cell and the three above),
+/// then put in order by a counting sort. Larger circles
 /// (rare in practice) each search the cells their reach covers and every other larger
 /// circle; many of them make a call slow, never wrong. Memory is O(circles) whatever the
 /// radii: the grid has at most 2 * circles + 64 cells, coarsened if the centres spread
@@ -40,7 +42,8 @@ private:
     std::vector<std::uint32_t> order_; // circle indices sorted by cell
     std::vector<float> sorted_x_, sorted_y_, sorted_r_;
     std::vector<std::uint32_t> cell_of_circle_;
-    std::vector<circle_pair> row_;
+    std::vector<circle_pair> found_;                // pairs in the order found
+    std::vector<std::uint32_t> group_start_, fill_; // counting sort by first index
 };
 
 namespace reference {

@@ -1,15 +1,18 @@
 // A particle world: circles that move, static boxes that do not, stepped in time.
 //
-// One step(dt) first lists the circle pairs that can touch during the step (pair_finder,
-// each radius grown by its circle's possible move |v| dt + |g| dt^2), then runs
+// One step(dt) first lists what can touch during the step: the circle pairs (pair_finder)
+// and, for each moving circle, the static boxes (static_box_grid candidates, kept if within
+// reach), each radius grown by its circle's possible move |v| dt + |g| dt^2. Then it runs
 // `substeps` substeps of h = dt / substeps, each:
 //   1. semi-implicit Euler for every circle with inverse mass > 0: v += gravity * h, then
 //      x += v * h;
 //   2. each listed pair's contact normal (zero, and so no impulse, if not in contact);
 //   3. `separation_iterations` rounds of pair-list separation (circle_circle.hpp);
-//   4. against the static boxes (static_box_grid): velocity response with the world's
-//      restitution and friction for each contact, then push-out by SPEC.md's order rule;
+//   4. each moving circle against its listed boxes in ascending box index: velocity
+//      response with the world's restitution and friction for each contact, then push-out
+//      by SPEC.md's order rule (static circles are never moved);
 //   5. velocity response of the circle pairs found in 2 that approach, in pair order.
+// A pair or box that closes faster than the bound acts from the next step.
 // Every phase is a public function too (pair_finder::find, separate, push_out_all, respond),
 // for simulations that keep their own integrator.
 //
@@ -69,6 +72,7 @@ public:
     [[nodiscard]] std::size_t last_pair_count() const noexcept { return pairs_.size(); }
 
 private:
+    void list_box_contacts();
     void substep(float h);
     world_options options_;
     aligned_floats x_, y_, radius_, inverse_mass_, vx_, vy_;
@@ -76,6 +80,7 @@ private:
     pair_finder finder_;
     separation_workspace workspace_;
     std::vector<circle_pair> pairs_;
+    std::vector<circle_pair> box_contacts_; // (circle, box)
     std::vector<float> pair_normal_x_, pair_normal_y_;
     std::vector<std::uint32_t> candidates_;
     aligned_floats search_radius_;
