@@ -34,7 +34,8 @@ const detail::circle_circle_kernels_table& autovec_circle_circle() {
     static constexpr detail::circle_circle_kernels_table table{
         &autovec::circle_distance_squared_loop, &autovec::circle_overlap_loop,
         &autovec::circle_contact_loop,          &autovec::circle_separate_loop,
-        &autovec::circle_pair_corrections_loop, &detail::apply_pair_corrections,
+        &autovec::circle_pair_contact_loop,     &autovec::circle_pair_corrections_loop,
+        &detail::apply_pair_corrections,
     };
     return table;
 }

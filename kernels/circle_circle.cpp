@@ -64,6 +64,21 @@ std::size_t contact_with(const detail::kernel_table& t, circles_cview a, circles
     return t.circle_circle.contact(a, b, out);
 }
 
+std::size_t pair_contact_with(const detail::kernel_table& t, circles_cview c,
+                              std::span<const circle_pair> pairs, contacts_view out,
+                              separation_workspace& workspace) {
+    detail::require_fields("contact", "circles", c.count, {c.x, c.y, c.radius});
+    check_pair_list("contact", c.count, pairs);
+    detail::require_count("contact", "out", pairs.size(), out.count);
+    detail::require_fields("contact", "out", out.count,
+                           {out.normal_x, out.normal_y, out.depth, out.point_x, out.point_y});
+    if (workspace.scratch.size() < 4 * c.count) {
+        workspace.scratch.resize(4 * c.count);
+    }
+    return t.circle_circle.pair_contact(c, pairs.data(), pairs.size(), out,
+                                        workspace.scratch.data());
+}
+
 std::size_t separate_with(const detail::kernel_table& t, particles_view a, particles_view b,
                           separation_weighting mode) {
     detail::require_count("separate", "b", a.count, b.count);
@@ -96,6 +111,14 @@ std::size_t count_overlaps(circles_cview a, circles_cview b) {
 std::size_t contact(circles_cview a, circles_cview b, contacts_view out) {
     return contact_with(detail::active_table(), a, b, out);
 }
+std::size_t contact(circles_cview circles, std::span<const circle_pair> pairs, contacts_view out,
+                    separation_workspace& workspace) {
+    return pair_contact_with(detail::active_table(), circles, pairs, out, workspace);
+}
+std::size_t contact(circles_cview circles, std::span<const circle_pair> pairs, contacts_view out) {
+    separation_workspace workspace;
+    return pair_contact_with(detail::active_table(), circles, pairs, out, workspace);
+}
 std::size_t separate(particles_view a, particles_view b, separation_weighting mode) {
     return separate_with(detail::active_table(), a, b, mode);
 }
@@ -121,6 +144,14 @@ std::size_t count_overlaps(circles_cview a, circles_cview b) {
 }
 std::size_t contact(circles_cview a, circles_cview b, contacts_view out) {
     return contact_with(detail::reference_table(), a, b, out);
+}
+std::size_t contact(circles_cview circles, std::span<const circle_pair> pairs, contacts_view out,
+                    separation_workspace& workspace) {
+    return pair_contact_with(detail::reference_table(), circles, pairs, out, workspace);
+}
+std::size_t contact(circles_cview circles, std::span<const circle_pair> pairs, contacts_view out) {
+    separation_workspace workspace;
+    return pair_contact_with(detail::reference_table(), circles, pairs, out, workspace);
 }
 std::size_t separate(particles_view a, particles_view b, separation_weighting mode) {
     return separate_with(detail::reference_table(), a, b, mode);

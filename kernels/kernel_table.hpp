@@ -35,6 +35,9 @@ struct circle_circle_kernels_table {
     std::size_t (*overlap)(circles_cview, circles_cview, std::uint8_t* mask);
     std::size_t (*contact)(circles_cview, circles_cview, contacts_view);
     std::size_t (*separate)(particles_view, particles_view, separation_weighting);
+    /// Pair list: pair k's contact into out[k]; `scratch` holds 4 floats per circle.
+    std::size_t (*pair_contact)(circles_cview, const circle_pair* pairs, std::size_t pair_count,
+                                contacts_view out, float* scratch);
     /// Pair-list separation's per-pair part: adds every pair's correction to `sums`.
     void (*pair_corrections)(particles_view, const circle_pair* pairs, std::size_t pair_count,
                              separation_weighting, const pair_corrections& sums);

@@ -29,6 +29,33 @@ namespace impl = detail::world_impl;
     throw std::invalid_argument("simdcollide::particle_world: " + what);
 }
 
+// The impulse the world gives a contact after the velocity update (world.hpp, phase 6): the
+// normal velocity is raised to e times the approach speed before the substep's corrections
+// (never lowered), and Coulomb friction is bounded by mu times the whole normal impulse,
+// the one the position correction amounted to included. n runs from A to B; v = vB - vA.
+struct contact_impulse {
+    float x;
+    float y;
+};
+contact_impulse world_impulse_of(float normal_x, float normal_y, float depth, float approach,
+                                 float vx, float vy, float wa, float wb, float h,
+                                 response_parameters p) {
+    const float total = wa + wb;
+    if (!(total > 0.0F)) {
+        return {0.0F, 0.0F};
+    }
+    const float corrected = depth / h / total;
+    const float target = p.restitution * impl::max_ps(-approach, 0.0F);
+    const float vn = vx * normal_x + vy * normal_y;
+    const float j = impl::max_ps(target - vn, 0.0F) / total;
+    const float tx = -normal_y;
+    const float ty = normal_x;
+    const float vt = vx * tx + vy * ty;
+    const float limit = p.friction * (corrected + j);
+    const float jt = impl::max_ps(-limit, impl::min_ps(-vt / total, limit));
+    return {j * normal_x + jt * tx, j * normal_y + jt * ty};
+}
+
 } // namespace
 
 particle_world::particle_world(world_options options) : options_(options) {
@@ -44,6 +71,10 @@ particle_world::particle_world(world_options options) : options_(options) {
     }
     if (!std::isfinite(options.friction) || options.friction < 0.0F) {
         refuse("friction is " + std::to_string(options.friction) + ", must be finite and >= 0");
+    }
+    if (!std::isfinite(options.max_correction_speed) || !(options.max_correction_speed > 0.0F)) {
+        refuse("max_correction_speed is " + std::to_string(options.max_correction_speed) +
+               ", must be finite and > 0");
     }
     if (!std::isfinite(options.gravity_x) || !std::isfinite(options.gravity_y)) {
         refuse("gravity must be finite");
@@ -150,18 +181,39 @@ void particle_world::substep(float h) {
             p.y[i] += p.vy[i] * h;
         }
     }
+    moved_from_x_.assign(p.x, p.x + n);
+    moved_from_y_.assign(p.y, p.y + n);
 
-    // 2. The step's pairs' normals before the positions are corrected (zero for pairs not
-    // in contact now, which then take no impulse).
-    pair_normal_x_.resize(pairs_.size());
-    pair_normal_y_.resize(pairs_.size());
+    // 2. The contacts now: listed circle pairs (contact over the pair list) and listed boxes,
+    // each with its normal, depth and approach speed. Branch-free compaction (whether a
+    // listed pair touches is close to random): every pair is written, and the end of the
+    // list advances only for a contact.
+    pair_contacts_.resize(pairs_.size());
+    contact(circles_cview(p.x, p.y, p.radius, n), pairs_, pair_contacts_.view(), workspace_);
+    pair_touching_.resize(pairs_.size());
+    std::size_t touching = 0;
     for (std::size_t k = 0; k < pairs_.size(); ++k) {
         const std::uint32_t a = pairs_[k].a;
         const std::uint32_t b = pairs_[k].b;
-        const impl::circle_circle_contact c =
-            impl::circle_contact_of(p.x[a], p.y[a], p.radius[a], p.x[b], p.y[b], p.radius[b]);
-        pair_normal_x_[k] = c.normal_x;
-        pair_normal_y_[k] = c.normal_y;
+        const float nx = pair_contacts_.normal_x[k];
+        const float ny = pair_contacts_.normal_y[k];
+        const float approach = (p.vx[b] - p.vx[a]) * nx + (p.vy[b] - p.vy[a]) * ny;
+        pair_touching_[touching] = {a, b, nx, ny, pair_contacts_.depth[k], approach};
+        touching += pair_contacts_.depth[k] > 0.0F ? 1 : 0;
+    }
+    pair_touching_.resize(touching);
+    box_touching_.clear();
+    const aabbs_view boxes = grid_.boxes();
+    for (const circle_pair& cb : box_contacts_) {
+        const std::uint32_t i = cb.a;
+        const std::uint32_t k = cb.b;
+        const impl::contact_result c =
+            impl::contact_of(p.x[i], p.y[i], p.radius[i], boxes.min_x[k], boxes.min_y[k],
+                             boxes.max_x[k], boxes.max_y[k], 0.0F);
+        if (c.hit && c.depth > 0.0F) {
+            const float approach = p.vx[i] * c.normal_x + p.vy[i] * c.normal_y;
+            box_touching_.push_back({i, c.normal_x, c.normal_y, c.depth, approach});
+        }
     }
 
     // 3. Positions: separate the pairs.
@@ -169,53 +221,57 @@ void particle_world::substep(float h) {
         separate(p, pairs_, options_.weighting, workspace_);
     }
 
-    // 4. Static boxes, each circle against its listed boxes in ascending order: first the
-    // velocity response to every box it touches, then push-out (SPEC.md's order rule).
-    const aabbs_view boxes = grid_.boxes();
-    const auto contact_with = [&](const circle_pair& cb) {
+    // 4. Static boxes: each moving circle against its listed boxes in ascending order
+    // (SPEC.md's order rule).
+    for (const circle_pair& cb : box_contacts_) {
         const std::uint32_t i = cb.a;
         const std::uint32_t k = cb.b;
-        return impl::contact_of(p.x[i], p.y[i], p.radius[i], boxes.min_x[k], boxes.min_y[k],
-                                boxes.max_x[k], boxes.max_y[k], 0.0F);
-    };
-    for (const circle_pair& cb : box_contacts_) {
-        const impl::contact_result c = contact_with(cb);
-        const float w = p.inverse_mass[cb.a];
-        if (c.hit) {
-            const impl::impulse_result r =
-                impl::impulse_of(c.normal_x, c.normal_y, p.vx[cb.a], p.vy[cb.a], 0.0F, w, response);
-            if (r.responds) {
-                p.vx[cb.a] += r.x * w;
-                p.vy[cb.a] += r.y * w;
-            }
-        }
-    }
-    for (const circle_pair& cb : box_contacts_) {
-        const impl::contact_result c = contact_with(cb);
+        const impl::contact_result c =
+            impl::contact_of(p.x[i], p.y[i], p.radius[i], boxes.min_x[k], boxes.min_y[k],
+                             boxes.max_x[k], boxes.max_y[k], 0.0F);
         if (c.hit && c.depth > 0.0F) {
-            p.x[cb.a] += c.normal_x * c.depth;
-            p.y[cb.a] += c.normal_y * c.depth;
+            p.x[i] += c.normal_x * c.depth;
+            p.y[i] += c.normal_y * c.depth;
         }
     }
 
-    // 5. Circle pairs that approach: impulses in pair order, each seeing the last's result.
-    for (std::size_t k = 0; k < pairs_.size(); ++k) {
-        const std::uint32_t a = pairs_[k].a;
-        const std::uint32_t b = pairs_[k].b;
-        const float wa = p.inverse_mass[a];
-        const float wb = p.inverse_mass[b];
-        const impl::impulse_result r =
-            impl::impulse_of(pair_normal_x_[k], pair_normal_y_[k], p.vx[b] - p.vx[a],
-                             p.vy[b] - p.vy[a], wa, wb, response);
-        if (r.responds) {
-            if (wa > 0.0F) {
-                p.vx[a] -= r.x * wa;
-                p.vy[a] -= r.y * wa;
-            }
-            if (wb > 0.0F) {
-                p.vx[b] += r.x * wb;
-                p.vy[b] += r.y * wb;
-            }
+    // 5. Velocity update: the corrections of 3 and 4 become velocity, capped in speed, so
+    // that a corrected overlap does not go on closing, and a correction is not free energy.
+    const float cap = options_.max_correction_speed;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (p.inverse_mass[i] > 0.0F) {
+            const float cx = (p.x[i] - moved_from_x_[i]) / h;
+            const float cy = (p.y[i] - moved_from_y_[i]) / h;
+            const float speed2 = cx * cx + cy * cy;
+            const float scale = speed2 > cap * cap ? cap / std::sqrt(speed2) : 1.0F;
+            p.vx[i] += cx * scale;
+            p.vy[i] += cy * scale;
+        }
+    }
+
+    // 6. Restitution and friction, with the contacts of 2: boxes, then circle pairs in pair
+    // order, each seeing the last's result.
+    for (const box_touch& t : box_touching_) {
+        const float w = p.inverse_mass[t.circle];
+        const contact_impulse j =
+            world_impulse_of(t.normal_x, t.normal_y, t.depth, t.approach, p.vx[t.circle],
+                             p.vy[t.circle], 0.0F, w, h, response);
+        p.vx[t.circle] += j.x * w;
+        p.vy[t.circle] += j.y * w;
+    }
+    for (const pair_touch& t : pair_touching_) {
+        const float wa = p.inverse_mass[t.a];
+        const float wb = p.inverse_mass[t.b];
+        const contact_impulse j =
+            world_impulse_of(t.normal_x, t.normal_y, t.depth, t.approach, p.vx[t.b] - p.vx[t.a],
+                             p.vy[t.b] - p.vy[t.a], wa, wb, h, response);
+        if (wa > 0.0F) {
+            p.vx[t.a] -= j.x * wa;
+            p.vy[t.a] -= j.y * wa;
+        }
+        if (wb > 0.0F) {
+            p.vx[t.b] += j.x * wb;
+            p.vy[t.b] += j.y * wb;
         }
     }
 }

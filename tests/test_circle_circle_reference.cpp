@@ -198,7 +198,39 @@ TEST(circle_circle_reference, bad_pair_lists_throw_before_writing) {
         EXPECT_THROW(separate(s.view(), bad), std::invalid_argument);
         EXPECT_EQ(s.x[0], 0.0F);
         EXPECT_EQ(s.x[1], 0.5F);
+        contact_set out(bad.size());
+        out.depth[0] = 7.0F;
+        const circles_cview c(s.x.data(), s.y.data(), s.r.data(), s.x.size());
+        EXPECT_THROW(reference::contact(c, bad, out.view()), std::invalid_argument);
+        EXPECT_THROW(contact(c, bad, out.view()), std::invalid_argument);
+        EXPECT_EQ(out.depth[0], 7.0F);
     }
+    // An output of another length than the list.
+    contact_set short_out(1);
+    const std::vector<circle_pair> two{{0, 1}, {1, 0}};
+    EXPECT_THROW(
+        contact(circles_cview(s.x.data(), s.y.data(), s.r.data(), 2), two, short_out.view()),
+        std::invalid_argument);
+}
+
+// Over a pair list, a pair's contact is the pairwise kernel's for the same two circles.
+TEST(circle_circle_reference, pair_list_contact_is_the_pairwise_contact) {
+    bodies s;
+    s.add(0, 0, 1, 1);
+    s.add(1.5F, 0, 1, 1);
+    s.add(0, 0, 0.5F, 1); // coincident with circle 0
+    s.add(5, 5, 1, 1);
+    const std::vector<circle_pair> pairs{{0, 1}, {1, 0}, {0, 2}, {0, 3}};
+    contact_set out(pairs.size());
+    const circles_cview c(s.x.data(), s.y.data(), s.r.data(), s.x.size());
+    EXPECT_EQ(reference::contact(c, pairs, out.view()), 3U);
+    EXPECT_EQ(out.normal_x[0], 1.0F);
+    EXPECT_EQ(out.normal_x[1], -1.0F);
+    EXPECT_EQ(out.depth[1], 0.5F);
+    EXPECT_EQ(out.normal_x[2], 1.0F); // coincident centres: (1, 0)
+    EXPECT_EQ(out.normal_y[2], 0.0F);
+    EXPECT_EQ(out.depth[3], 0.0F); // not in contact: zeros
+    EXPECT_EQ(out.normal_x[3], 0.0F);
 }
 
 TEST(circle_circle_reference, nan_circle_changes_no_pair_it_is_not_part_of) {

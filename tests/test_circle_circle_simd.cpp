@@ -247,6 +247,38 @@ TEST_P(circle_circle_simd, pair_list_separation_keeps_pair_order_within_a_block)
     }
 }
 
+// Contacts over a pair list: the pile (coincident centres, a repeated pair, lengths around
+// the lane count) and random pairs in both orientations, on views offset by one element.
+TEST_P(circle_circle_simd, pair_list_contact_matches_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const auto& ref = detail::reference_table();
+    for (const std::size_t n : {std::size_t{2}, std::size_t{5}, std::size_t{9}, std::size_t{17},
+                                std::size_t{40}, std::size_t{1000}}) {
+        pile scene(n + 1, static_cast<std::uint32_t>(n));
+        std::mt19937 rng(static_cast<std::uint32_t>(n));
+        std::uniform_int_distribution<std::uint32_t> pick(0, static_cast<std::uint32_t>(n) - 1);
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::uint32_t a = pick(rng);
+            const std::uint32_t b = pick(rng);
+            if (a != b) {
+                scene.pairs.push_back({a, b});
+            }
+        }
+        const circles_cview c(scene.x.data() + 1, scene.y.data() + 1, scene.r.data() + 1, n);
+        for (const std::size_t count : {std::size_t{0}, std::size_t{1}, scene.pairs.size()}) {
+            guarded_contacts want(count, 1);
+            guarded_contacts got(count, 1);
+            aligned_floats scratch(4 * n); // 16-byte aligned records, as the workspace's
+            const std::size_t want_hits = ref.circle_circle.pair_contact(
+                c, scene.pairs.data(), count, want.view(), scratch.data());
+            const std::size_t got_hits = table.circle_circle.pair_contact(
+                c, scene.pairs.data(), count, got.view(), scratch.data());
+            EXPECT_EQ(got_hits, want_hits);
+            expect_same_contacts(got, want);
+        }
+    }
+}
+
 TEST_P(circle_circle_simd, velocity_response_matches_reference) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table();

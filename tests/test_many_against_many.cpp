@@ -237,6 +237,63 @@ TEST(particle_world, a_ball_falls_and_rests_on_the_floor) {
     EXPECT_NEAR(world.particles().vy[0], 0.0F, 0.2F);
 }
 
+// A ball of radius 0.5 resting on a floor at y = 0, sliding at vx.
+particle_world sliding_ball(float vx, float friction, float restitution = 0.0F, float y = 0.5F) {
+    world_options options;
+    options.friction = friction;
+    options.restitution = restitution;
+    particle_world world(options);
+    aabb_set floor;
+    floor.push_back(aabb::from_min_max(-100, -1, 100, 0));
+    world.set_boxes(floor.view());
+    world.add_circle({0, y, 0.5F}, 1.0F, vx, 0.0F);
+    return world;
+}
+
+// Coulomb friction on a resting contact: deceleration mu * g, never reversing; none at
+// mu = 0.
+TEST(particle_world, friction_stops_a_sliding_ball_and_mu_zero_does_not) {
+    particle_world rough = sliding_ball(2.0F, 0.2F);
+    particle_world smooth = sliding_ball(2.0F, 0.0F);
+    for (int s = 0; s < 30; ++s) { // half a second: mu g t = 0.98
+        rough.step(1.0F / 60.0F);
+        smooth.step(1.0F / 60.0F);
+    }
+    EXPECT_NEAR(rough.particles().vx[0], 2.0F - 0.2F * 9.81F * 0.5F, 0.15F);
+    EXPECT_NEAR(smooth.particles().vx[0], 2.0F, 1e-3F);
+    for (int s = 0; s < 60; ++s) {
+        rough.step(1.0F / 60.0F);
+        ASSERT_GE(rough.particles().vx[0], 0.0F) << "friction reversed the motion";
+    }
+    EXPECT_LT(rough.particles().vx[0], 0.01F);
+    EXPECT_NEAR(rough.particles().y[0], 0.5F, 0.01F);
+}
+
+// A ball dropped from 2.5 above its resting height hits at about 7 m/s: with e = 0.8 it
+// bounces back up by about e^2 * 2.5 = 1.6, with e = 0 it stays down.
+TEST(particle_world, restitution_sets_the_bounce) {
+    for (const float e : {0.0F, 0.8F}) {
+        particle_world world = sliding_ball(0.0F, 0.2F, e, 3.0F);
+        bool landed = false;
+        float highest_after = 0.0F;
+        for (int s = 0; s < 120; ++s) {
+            world.step(1.0F / 60.0F);
+            const float y = world.particles().y[0];
+            landed = landed || y < 0.53F;
+            if (landed) {
+                highest_after = std::max(highest_after, y);
+            }
+        }
+        ASSERT_TRUE(landed);
+        if (e == 0.0F) {
+            EXPECT_LT(highest_after, 0.55F);
+        } else {
+            EXPECT_GT(highest_after, 0.5F + 1.0F);
+            EXPECT_LT(highest_after, 0.5F + 2.5F);
+        }
+    }
+}
+
 // n circles dropped into a closed container; after `steps` steps none has escaped and none
 // is NaN. The full-size run (10 000 circles, 2000 steps) is the "soak" test, left out of
 // the sanitizer and qemu runs for time; the small one runs everywhere.

@@ -64,6 +64,15 @@ public:
     aligned_floats scratch;
 };
 
+/// The contact of every listed pair of circles of one set: pair k's (normal from circle
+/// pairs[k].a towards pairs[k].b, depth, point) into out[k], zeros where not in contact.
+/// Reads x, y and radius; out.count must equal pairs.size(), and indices are checked as for
+/// separate below. Returns the number of contacts. `workspace` is scratch (four floats per
+/// circle); the overload without one allocates it.
+std::size_t contact(circles_cview circles, std::span<const circle_pair> pairs, contacts_view out,
+                    separation_workspace& workspace);
+std::size_t contact(circles_cview circles, std::span<const circle_pair> pairs, contacts_view out);
+
 /// Separates every listed pair of circles of one set, where a circle may sit in many pairs.
 ///
 /// How pairs that share a circle combine (Jacobi with averaging): every pair's correction
@@ -89,6 +98,9 @@ void distance_squared(circles_cview a, circles_cview b, std::span<float> out);
 std::size_t overlap(circles_cview a, circles_cview b, std::span<std::uint8_t> mask);
 [[nodiscard]] std::size_t count_overlaps(circles_cview a, circles_cview b);
 std::size_t contact(circles_cview a, circles_cview b, contacts_view out);
+std::size_t contact(circles_cview circles, std::span<const circle_pair> pairs, contacts_view out,
+                    separation_workspace& workspace);
+std::size_t contact(circles_cview circles, std::span<const circle_pair> pairs, contacts_view out);
 std::size_t separate(particles_view a, particles_view b,
                      separation_weighting mode = separation_weighting::inverse_mass);
 std::size_t separate(particles_view circles, std::span<const circle_pair> pairs,

@@ -105,6 +105,13 @@ public:
     explicit contact_set(std::size_t count)
         : normal_x(count), normal_y(count), depth(count), point_x(count), point_y(count) {}
 
+    /// Resizes all five arrays (as aligned_floats::resize).
+    void resize(std::size_t count) {
+        for (aligned_floats* field : {&normal_x, &normal_y, &depth, &point_x, &point_y}) {
+            field->resize(count);
+        }
+    }
+
     [[nodiscard]] std::size_t size() const noexcept { return depth.size(); }
     [[nodiscard]] contacts_view view() noexcept {
         return {normal_x.data(), normal_y.data(), depth.data(),

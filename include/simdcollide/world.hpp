@@ -6,12 +6,22 @@
 // `substeps` substeps of h = dt / substeps, each:
 //   1. semi-implicit Euler for every circle with inverse mass > 0: v += gravity * h, then
 //      x += v * h;
-//   2. each listed pair's contact normal (zero, and so no impulse, if not in contact);
+//   2. the listed pairs and boxes in contact now, each with its normal, depth and approach
+//      speed vn0 (relative velocity along the normal; < 0 when closing);
 //   3. `separation_iterations` rounds of pair-list separation (circle_circle.hpp);
-//   4. each moving circle against its listed boxes in ascending box index: velocity
-//      response with the world's restitution and friction for each contact, then push-out
-//      by SPEC.md's order rule (static circles are never moved);
-//   5. velocity response of the circle pairs found in 2 that approach, in pair order.
+//   4. each moving circle pushed out of its listed boxes in ascending box index (SPEC.md's
+//      order rule); static circles are never moved;
+//   5. the velocity update of position-based dynamics: each moving circle's velocity gains
+//      the correction of 3 and 4 divided by h, that gain capped at max_correction_speed.
+//      So a contact that closed during the substep ends it at rest along its normal, and a
+//      correction adds no energy (without this step a pile boils: measured on 10 000
+//      circles, mean overlap 0.18 and mean v^2 1.8 instead of 0.016 and 0.01);
+//   6. restitution and friction for the contacts of 2, boxes first, then circle pairs in
+//      pair order, each seeing the last's result. With W = wa + wb and vn the relative
+//      normal velocity now: a normal impulse j = max(e * max(-vn0, 0) - vn, 0) / W raises
+//      vn to e times the approach speed (position-based restitution); friction removes
+//      tangential relative velocity, |jt| <= mu * (depth / h / W + j), the first term
+//      being the normal impulse the position correction amounted to (Coulomb).
 // A pair or box that closes faster than the bound acts from the next step.
 // Every phase is a public function too (pair_finder::find, separate, push_out_all, respond),
 // for simulations that keep their own integrator.
@@ -42,6 +52,7 @@ struct world_options {
     float restitution = 0.0F;      ///< in [0, 1], for every contact
     float friction = 0.2F;         ///< >= 0, Coulomb coefficient for every contact
     separation_weighting weighting = separation_weighting::inverse_mass;
+    float max_correction_speed = 5.0F; ///< > 0, length / time: see step 5 above
 };
 
 /// Owns circles (position, radius, inverse mass, velocity) and static boxes, and steps them.
@@ -81,7 +92,18 @@ private:
     separation_workspace workspace_;
     std::vector<circle_pair> pairs_;
     std::vector<circle_pair> box_contacts_; // (circle, box)
-    std::vector<float> pair_normal_x_, pair_normal_y_;
+    contact_set pair_contacts_;
+    struct pair_touch { // a circle pair in contact after a substep's integration
+        std::uint32_t a, b;
+        float normal_x, normal_y, depth, approach;
+    };
+    struct box_touch { // a circle in contact with a box after a substep's integration
+        std::uint32_t circle;
+        float normal_x, normal_y, depth, approach;
+    };
+    std::vector<pair_touch> pair_touching_;
+    std::vector<box_touch> box_touching_;
+    std::vector<float> moved_from_x_, moved_from_y_; // positions after integration
     std::vector<std::uint32_t> candidates_;
     aligned_floats search_radius_;
 };

@@ -41,8 +41,8 @@ struct contact_result {
 };
 
 // SPEC 3, 4 and 7: the contact of one circle with one box, zeros when there is none.
-inline contact_result contact_of(float cx, float cy, float r, float min_x, float min_y,
-                                 float max_x, float max_y, float margin) {
+inline contact_result contact_of(float cx, float cy, float r, float min_x, float min_y, float max_x,
+                                 float max_y, float margin) {
     const closest_point_result s = closest_point_of(cx, cy, min_x, min_y, max_x, max_y);
     const float dx = cx - s.x;
     const float dy = cy - s.y;
@@ -115,8 +115,8 @@ inline std::size_t overlap_loop(simdcollide::circles_cview c, simdcollide::aabbs
                                 std::uint8_t* mask, float margin) {
     std::size_t count = 0;
     for (std::size_t i = 0; i < c.count; ++i) {
-        const bool hit = contact_of(c.x[i], c.y[i], c.radius[i], b.min_x[i], b.min_y[i],
-                                    b.max_x[i], b.max_y[i], margin)
+        const bool hit = contact_of(c.x[i], c.y[i], c.radius[i], b.min_x[i], b.min_y[i], b.max_x[i],
+                                    b.max_y[i], margin)
                              .hit;
         if (mask != nullptr) {
             mask[i] = hit ? 1 : 0;

@@ -45,8 +45,8 @@ struct separation_weights {
 };
 
 // SPEC 3: the three weighting modes; a static circle (inverse mass 0) has weight 0 in all.
-inline separation_weights separation_weights_of(simdcollide::separation_weighting mode,
-                                                float ar, float aw, float br, float bw) {
+inline separation_weights separation_weights_of(simdcollide::separation_weighting mode, float ar,
+                                                float aw, float br, float bw) {
     float wa = aw;
     float wb = bw;
     if (mode == simdcollide::separation_weighting::equal) {
@@ -71,9 +71,8 @@ struct separation_result {
 // SPEC 3: the centres move apart along n by depth in total: a by -n * depth * wa / (wa + wb),
 // b by +n * depth * wb / (wa + wb), computed as share = depth / (wa + wb), then n * (share * w).
 // Nothing moves when wa + wb == 0.
-inline separation_result separation_of(simdcollide::separation_weighting mode, float ax,
-                                       float ay, float ar, float aw, float bx, float by,
-                                       float br, float bw) {
+inline separation_result separation_of(simdcollide::separation_weighting mode, float ax, float ay,
+                                       float ar, float aw, float bx, float by, float br, float bw) {
     separation_result s{};
     const circle_circle_contact c = circle_contact_of(ax, ay, ar, bx, by, br);
     const separation_weights w = separation_weights_of(mode, ar, aw, br, bw);
@@ -95,8 +94,8 @@ inline separation_result separation_of(simdcollide::separation_weighting mode, f
 
 // The loops. Arguments are already checked.
 
-inline void circle_distance_squared_loop(simdcollide::circles_cview a,
-                                         simdcollide::circles_cview b, float* out) {
+inline void circle_distance_squared_loop(simdcollide::circles_cview a, simdcollide::circles_cview b,
+                                         float* out) {
     for (std::size_t i = 0; i < a.count; ++i) {
         const float dx = b.x[i] - a.x[i];
         const float dy = b.y[i] - a.y[i];
@@ -134,6 +133,27 @@ inline std::size_t circle_contact_loop(simdcollide::circles_cview a, simdcollide
     return count;
 }
 
+// Pair list: pair k's contact into out[k]. (The scratch is for SIMD paths.)
+inline std::size_t circle_pair_contact_loop(simdcollide::circles_cview c,
+                                            const simdcollide::circle_pair* pairs,
+                                            std::size_t pair_count, simdcollide::contacts_view out,
+                                            float* /*scratch*/) {
+    std::size_t count = 0;
+    for (std::size_t k = 0; k < pair_count; ++k) {
+        const std::uint32_t i = pairs[k].a;
+        const std::uint32_t j = pairs[k].b;
+        const circle_circle_contact t =
+            circle_contact_of(c.x[i], c.y[i], c.radius[i], c.x[j], c.y[j], c.radius[j]);
+        out.normal_x[k] = t.normal_x;
+        out.normal_y[k] = t.normal_y;
+        out.depth[k] = t.depth;
+        out.point_x[k] = t.point_x;
+        out.point_y[k] = t.point_y;
+        count += t.hit ? 1 : 0;
+    }
+    return count;
+}
+
 // Aligned pairs: a[i] against b[i], each pair on its own.
 inline std::size_t circle_separate_loop(simdcollide::particles_view a,
                                         simdcollide::particles_view b,
@@ -166,9 +186,9 @@ inline void circle_pair_corrections_loop(simdcollide::particles_view c,
     for (std::size_t k = 0; k < pair_count; ++k) {
         const std::uint32_t i = pairs[k].a;
         const std::uint32_t j = pairs[k].b;
-        const separation_result s = separation_of(mode, c.x[i], c.y[i], c.radius[i],
-                                                  c.inverse_mass[i], c.x[j], c.y[j],
-                                                  c.radius[j], c.inverse_mass[j]);
+        const separation_result s =
+            separation_of(mode, c.x[i], c.y[i], c.radius[i], c.inverse_mass[i], c.x[j], c.y[j],
+                          c.radius[j], c.inverse_mass[j]);
         out.add(i, s.moves_a, s.a_dx, s.a_dy);
         out.add(j, s.moves_b, s.b_dx, s.b_dy);
     }

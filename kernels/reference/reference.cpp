@@ -39,6 +39,7 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::circle_overlap_loop,
             &reference_impl::circle_contact_loop,
             &reference_impl::circle_separate_loop,
+            &reference_impl::circle_pair_contact_loop,
             &reference_impl::circle_pair_corrections_loop,
             &apply_pair_corrections,
         },

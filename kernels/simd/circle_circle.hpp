@@ -138,6 +138,18 @@ struct circle_circle {
         });
     }
 
+    // Every circle as one record (x, y, radius, inverse mass, or radius again when there is
+    // no mass) at bodies + 4 i, so that gathering a circle is one load.
+    static void pack(const float* x, const float* y, const float* radius, const float* mass,
+                     std::size_t count, float* bodies) {
+        for_each_block<Arch>(count, [=](const auto& block) {
+            records<Arch>::store_run(bodies, block.first,
+                                     {block.load(x), block.load(y), block.load(radius),
+                                      block.load(mass == nullptr ? radius : mass)},
+                                     lanes_in(block));
+        });
+    }
+
     // W pairs of a pair list from element `first`: their circles' indices, and how many are
     // real. Unused lanes (past the end) repeat the list's first pair; their results are
     // dropped.
@@ -190,12 +202,7 @@ struct circle_circle {
                                  separation_weighting mode, const detail::pair_corrections& sums) {
         using R = records<Arch>;
         float* const bodies = sums.bodies;
-        for_each_block<Arch>(c.count, [=](const auto& block) {
-            R::store_run(bodies, block.first,
-                         {block.load(c.x), block.load(c.y), block.load(c.radius),
-                          block.load(c.inverse_mass)},
-                         lanes_in(block));
-        });
+        pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
         // Two blocks per round: each block's square root and divisions are one long chain
         // of latency, and two independent chains keep the divider busy (measured: 1.4x).
         for (std::size_t first = 0; first < pair_count; first += 2 * width) {
@@ -205,6 +212,44 @@ struct circle_circle {
             const block_corrections two_moves = corrections_of(two, mode, bodies);
             R::add_in_order(sums.sums, one.a, one_moves.a, one.b, one_moves.b, one.count);
             R::add_in_order(sums.sums, two.a, two_moves.a, two.b, two_moves.b, two.count);
+        }
+    }
+
+    // Pair list contacts: the circles packed, then W pairs at a time gathered and stored to
+    // out as contact() stores aligned pairs. Two blocks per round, as in pair_corrections.
+    static std::size_t pair_contact(circles_cview c, const circle_pair* pairs,
+                                    std::size_t pair_count, contacts_view out, float* scratch) {
+        using R = records<Arch>;
+        pack(c.x, c.y, c.radius, nullptr, c.count, scratch);
+        const auto contacts_of = [=](const pair_block& p) {
+            const typename R::fields a = R::load(scratch, p.a);
+            const typename R::fields b = R::load(scratch, p.b);
+            return contact_of(a.f0, a.f1, a.f2, b.f0, b.f1, b.f2);
+        };
+        lane_counter<Arch> hits;
+        for (std::size_t first = 0; first < pair_count; first += 2 * width) {
+            const pair_block one = pair_block_at(pairs, pair_count, first);
+            const pair_block two = pair_block_at(pairs, pair_count, first + width);
+            const contact_result one_contacts = contacts_of(one);
+            const contact_result two_contacts = contacts_of(two);
+            store_pair_block(one, first, out, one_contacts, hits);
+            if (two.count > 0) {
+                store_pair_block(two, first + width, out, two_contacts, hits);
+            }
+        }
+        return hits.total();
+    }
+
+    static void store_pair_block(const pair_block& p, std::size_t first, const contacts_view& out,
+                                 const contact_result& k, lane_counter<Arch>& hits) {
+        if (p.count == width) {
+            const full_block<Arch> block{first};
+            store_contact<Arch>(block, out, k);
+            hits.add(block, k.hit);
+        } else {
+            const tail_block<Arch> block{first, p.count};
+            store_contact<Arch>(block, out, k);
+            hits.add(block, k.hit);
         }
     }
 

@@ -30,6 +30,7 @@ const kernel_table& simd_table() noexcept {
             &simd::circle_circle<Arch>::overlap,
             &simd::circle_circle<Arch>::contact,
             &simd::circle_circle<Arch>::separate,
+            &simd::circle_circle<Arch>::pair_contact,
             &simd::circle_circle<Arch>::pair_corrections,
             &simd::circle_circle<Arch>::apply_corrections,
         },
