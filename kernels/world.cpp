@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -33,27 +34,40 @@ namespace impl = detail::world_impl;
 // normal velocity is raised to e times the approach speed before the substep's corrections
 // (never lowered), and Coulomb friction is bounded by mu times the whole normal impulse,
 // the one the position correction amounted to included. n runs from A to B; v = vB - vA.
+// What does not change within the substep is worked out once, in touch_of: the loop that
+// applies the impulses is a chain (each sees the last's velocities), and a division in it
+// would lengthen every link.
 struct contact_impulse {
     float x;
     float y;
 };
-contact_impulse world_impulse_of(float normal_x, float normal_y, float depth, float approach,
-                                 float vx, float vy, float wa, float wb, float h,
-                                 response_parameters p) {
-    const float total = wa + wb;
-    if (!(total > 0.0F)) {
-        return {0.0F, 0.0F};
-    }
-    const float corrected = depth / h / total;
-    const float target = p.restitution * impl::max_ps(-approach, 0.0F);
-    const float vn = vx * normal_x + vy * normal_y;
-    const float j = impl::max_ps(target - vn, 0.0F) / total;
-    const float tx = -normal_y;
-    const float ty = normal_x;
+contact_impulse world_impulse_of(const detail::world_touch& t, float vx, float vy, float friction) {
+    const float vn = vx * t.normal_x + vy * t.normal_y;
+    const float j = impl::max_ps(t.target - vn, 0.0F) * t.inverse_total;
+    const float tx = -t.normal_y;
+    const float ty = t.normal_x;
     const float vt = vx * tx + vy * ty;
-    const float limit = p.friction * (corrected + j);
-    const float jt = impl::max_ps(-limit, impl::min_ps(-vt / total, limit));
-    return {j * normal_x + jt * tx, j * normal_y + jt * ty};
+    const float limit = t.corrected_limit + friction * j;
+    const float jt = impl::max_ps(-limit, impl::min_ps(-vt * t.inverse_total, limit));
+    return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty};
+}
+
+// A contact of phase 2 for phase 6: weights wa (0 for a box) and wb, normal, depth and
+// approach speed vn0 (< 0 when closing).
+detail::world_touch touch_of(std::uint32_t a, std::uint32_t b, float wa, float wb, float normal_x,
+                             float normal_y, float depth, float approach, float h,
+                             response_parameters p) {
+    const float total = wa + wb;
+    const float inverse_total = total > 0.0F ? 1.0F / total : 0.0F;
+    return {a,
+            b,
+            wa,
+            wb,
+            normal_x,
+            normal_y,
+            inverse_total,
+            p.restitution * impl::max_ps(-approach, 0.0F),
+            p.friction * (depth / h) * inverse_total};
 }
 
 } // namespace
@@ -75,6 +89,10 @@ particle_world::particle_world(world_options options) : options_(options) {
     if (!std::isfinite(options.max_correction_speed) || !(options.max_correction_speed > 0.0F)) {
         refuse("max_correction_speed is " + std::to_string(options.max_correction_speed) +
                ", must be finite and > 0");
+    }
+    if (!std::isfinite(options.pair_margin) || !(options.pair_margin >= 0.0F)) {
+        refuse("pair_margin is " + std::to_string(options.pair_margin) +
+               ", must be finite and >= 0");
     }
     if (!std::isfinite(options.gravity_x) || !std::isfinite(options.gravity_y)) {
         refuse("gravity must be finite");
@@ -108,6 +126,7 @@ std::size_t particle_world::add_circle(circle c, float inverse_mass, float vx, f
 void particle_world::set_boxes(aabbs_view boxes) {
     static_box_grid grid(boxes); // validates; throws before anything changes
     grid_ = std::move(grid);
+    boxes_changed_ = true;
 }
 
 particles_view particle_world::particles() noexcept {
@@ -119,31 +138,71 @@ void particle_world::step(float dt) {
     if (!std::isfinite(dt) || !(dt > 0.0F)) {
         refuse("time step is " + std::to_string(dt) + ", must be finite and > 0");
     }
-    // The circle pairs, once per step: every pair that can come into contact during it. A
-    // circle moves at most |v| dt + |g| dt^2 in a step (semi-implicit Euler over the
-    // substeps), so pairs are searched with each radius grown by its own circle's bound; a
-    // pair that closes faster is found next step. Listed pairs not in contact do nothing.
-    const particles_view p = particles();
-    const float gravity = std::hypot(options_.gravity_x, options_.gravity_y);
-    search_radius_.resize(size());
-    for (std::size_t i = 0; i < size(); ++i) {
-        const float move = std::hypot(p.vx[i], p.vy[i]) * dt + gravity * dt * dt;
-        search_radius_[i] = p.radius[i] + (std::isfinite(move) ? move : 0.0F);
+    if (!lists_hold(dt)) {
+        list_contacts(dt);
     }
-    const std::span<const circle_pair> found =
-        finder_.find(circles_cview(p.x, p.y, search_radius_.data(), size()));
-    pairs_.assign(found.begin(), found.end());
-    list_box_contacts();
-
     const float h = dt / static_cast<float>(options_.substeps);
     for (int s = 0; s < options_.substeps; ++s) {
         substep(h);
     }
 }
 
-// The (circle, box) pairs that can touch during the step, by circle and then ascending box:
-// the grid's candidates for each moving circle's search radius, kept only if the box is
-// within that radius now. Static circles (inverse mass 0) are never moved by boxes.
+// How far circle i can move in a step of dt: |v| dt + |g| dt^2 (semi-implicit Euler over
+// the substeps; corrections can move it further, and a pair that closes faster is found at
+// the next listing).
+float particle_world::step_reach(std::size_t i, float dt) const {
+    const float gravity = std::hypot(options_.gravity_x, options_.gravity_y);
+    const float move = std::hypot(vx_[i], vy_[i]) * dt + gravity * dt * dt;
+    return std::isfinite(move) ? move : std::numeric_limits<float>::infinity();
+}
+
+// Whether the lists made at the last listing still hold every pair and box that can touch
+// during a step of dt: true while every circle, after this step's move, stays within the
+// margin it was listed with, and no radius or inverse mass has changed (Verlet lists).
+// A pair not listed was at least r_i + r_j + s_i + s_j apart, so it cannot touch while
+// each circle moves less than its s.
+bool particle_world::lists_hold(float dt) const {
+    if (listed_x_.size() != size() || boxes_changed_) {
+        return false;
+    }
+    for (std::size_t i = 0; i < size(); ++i) {
+        const float dx = x_[i] - listed_x_[i];
+        const float dy = y_[i] - listed_y_[i];
+        const float moved = std::sqrt(dx * dx + dy * dy) + step_reach(i, dt);
+        if (!(moved <= listed_margin_[i]) || radius_[i] != listed_radius_[i] ||
+            inverse_mass_[i] != listed_inverse_mass_[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Lists every circle pair (pair_finder) and every (moving circle, box) that can touch while
+// each circle moves less than its margin s = this step's reach + pair_margin, searching
+// with radius r + s.
+void particle_world::list_contacts(float dt) {
+    const particles_view p = particles();
+    listed_margin_.resize(size());
+    search_radius_.resize(size());
+    for (std::size_t i = 0; i < size(); ++i) {
+        const float reach = step_reach(i, dt);
+        listed_margin_[i] = std::isfinite(reach) ? reach + options_.pair_margin : 0.0F;
+        search_radius_[i] = p.radius[i] + listed_margin_[i];
+    }
+    listed_x_.assign(p.x, p.x + size());
+    listed_y_.assign(p.y, p.y + size());
+    listed_radius_.assign(p.radius, p.radius + size());
+    listed_inverse_mass_.assign(p.inverse_mass, p.inverse_mass + size());
+    boxes_changed_ = false;
+    const std::span<const circle_pair> found =
+        finder_.find(circles_cview(p.x, p.y, search_radius_.data(), size()));
+    pairs_.assign(found.begin(), found.end());
+    list_box_contacts();
+}
+
+// The (circle, box) pairs that can touch, by circle and then ascending box: the grid's
+// candidates for each moving circle's search radius, kept only if the box is within that
+// radius now. Static circles (inverse mass 0) are never moved by boxes.
 void particle_world::list_box_contacts() {
     box_contacts_.clear();
     if (grid_.size() == 0) {
@@ -191,6 +250,7 @@ void particle_world::substep(float h) {
     pair_contacts_.resize(pairs_.size());
     contact(circles_cview(p.x, p.y, p.radius, n), pairs_, pair_contacts_.view(), workspace_);
     pair_touching_.resize(pairs_.size());
+    touching_pairs_.resize(pairs_.size());
     std::size_t touching = 0;
     for (std::size_t k = 0; k < pairs_.size(); ++k) {
         const std::uint32_t a = pairs_[k].a;
@@ -198,10 +258,13 @@ void particle_world::substep(float h) {
         const float nx = pair_contacts_.normal_x[k];
         const float ny = pair_contacts_.normal_y[k];
         const float approach = (p.vx[b] - p.vx[a]) * nx + (p.vy[b] - p.vy[a]) * ny;
-        pair_touching_[touching] = {a, b, nx, ny, pair_contacts_.depth[k], approach};
+        pair_touching_[touching] = touch_of(a, b, p.inverse_mass[a], p.inverse_mass[b], nx, ny,
+                                            pair_contacts_.depth[k], approach, h, response);
+        touching_pairs_[touching] = pairs_[k];
         touching += pair_contacts_.depth[k] > 0.0F ? 1 : 0;
     }
     pair_touching_.resize(touching);
+    touching_pairs_.resize(touching);
     box_touching_.clear();
     const aabbs_view boxes = grid_.boxes();
     for (const circle_pair& cb : box_contacts_) {
@@ -212,13 +275,14 @@ void particle_world::substep(float h) {
                              boxes.max_x[k], boxes.max_y[k], 0.0F);
         if (c.hit && c.depth > 0.0F) {
             const float approach = p.vx[i] * c.normal_x + p.vy[i] * c.normal_y;
-            box_touching_.push_back({i, c.normal_x, c.normal_y, c.depth, approach});
+            box_touching_.push_back(touch_of(k, i, 0.0F, p.inverse_mass[i], c.normal_x, c.normal_y,
+                                             c.depth, approach, h, response));
         }
     }
 
-    // 3. Positions: separate the pairs.
+    // 3. Positions: separate the pairs in contact.
     for (int it = 0; it < options_.separation_iterations; ++it) {
-        separate(p, pairs_, options_.weighting, workspace_);
+        separate(p, touching_pairs_, options_.weighting, workspace_);
     }
 
     // 4. Static boxes: each moving circle against its listed boxes in ascending order
@@ -249,29 +313,34 @@ void particle_world::substep(float h) {
         }
     }
 
-    // 6. Restitution and friction, with the contacts of 2: boxes, then circle pairs in pair
-    // order, each seeing the last's result.
-    for (const box_touch& t : box_touching_) {
-        const float w = p.inverse_mass[t.circle];
-        const contact_impulse j =
-            world_impulse_of(t.normal_x, t.normal_y, t.depth, t.approach, p.vx[t.circle],
-                             p.vy[t.circle], 0.0F, w, h, response);
-        p.vx[t.circle] += j.x * w;
-        p.vy[t.circle] += j.y * w;
+    // 6. Restitution and friction, with the contacts of 2: boxes, then circle pairs, each
+    // seeing the last's result. The pairs go in four interleaved runs (k, k + q, k + 2q,
+    // k + 3q for q a quarter of the list): four pairs far apart in the list rarely share a
+    // circle, so the CPU can work on them at once instead of waiting for each one's result.
+    for (const detail::world_touch& t : box_touching_) {
+        const contact_impulse j = world_impulse_of(t, p.vx[t.b], p.vy[t.b], options_.friction);
+        p.vx[t.b] += j.x * t.wb;
+        p.vy[t.b] += j.y * t.wb;
     }
-    for (const pair_touch& t : pair_touching_) {
-        const float wa = p.inverse_mass[t.a];
-        const float wb = p.inverse_mass[t.b];
+    const auto respond = [&](const detail::world_touch& t) {
         const contact_impulse j =
-            world_impulse_of(t.normal_x, t.normal_y, t.depth, t.approach, p.vx[t.b] - p.vx[t.a],
-                             p.vy[t.b] - p.vy[t.a], wa, wb, h, response);
-        if (wa > 0.0F) {
-            p.vx[t.a] -= j.x * wa;
-            p.vy[t.a] -= j.y * wa;
+            world_impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a], options_.friction);
+        if (t.wa > 0.0F) {
+            p.vx[t.a] -= j.x * t.wa;
+            p.vy[t.a] -= j.y * t.wa;
         }
-        if (wb > 0.0F) {
-            p.vx[t.b] += j.x * wb;
-            p.vy[t.b] += j.y * wb;
+        if (t.wb > 0.0F) {
+            p.vx[t.b] += j.x * t.wb;
+            p.vy[t.b] += j.y * t.wb;
+        }
+    };
+    const std::size_t touching_pairs = pair_touching_.size();
+    const std::size_t quarter = (touching_pairs + 3) / 4;
+    for (std::size_t k = 0; k < quarter; ++k) {
+        for (std::size_t run = 0; run < 4; ++run) {
+            if (k + run * quarter < touching_pairs) {
+                respond(pair_touching_[k + run * quarter]);
+            }
         }
     }
 }

@@ -1,14 +1,19 @@
 // A particle world: circles that move, static boxes that do not, stepped in time.
 //
-// One step(dt) first lists what can touch during the step: the circle pairs (pair_finder)
-// and, for each moving circle, the static boxes (static_box_grid candidates, kept if within
-// reach), each radius grown by its circle's possible move |v| dt + |g| dt^2. Then it runs
-// `substeps` substeps of h = dt / substeps, each:
+// One step(dt) first makes sure it has lists of what can touch during the step: the circle
+// pairs (pair_finder) and, for each moving circle, the static boxes (static_box_grid
+// candidates, kept if within reach). Each circle is listed with its radius grown by a
+// margin s = |v| dt + |g| dt^2 (how far it can move in the step) + pair_margin, and the
+// lists are kept from step to step (Verlet lists) while every circle stays within its s of
+// where it was listed, counting the coming step's move, and no radius, inverse mass or box
+// has changed; otherwise they are made again. Then it runs `substeps` substeps of
+// h = dt / substeps, each:
 //   1. semi-implicit Euler for every circle with inverse mass > 0: v += gravity * h, then
 //      x += v * h;
 //   2. the listed pairs and boxes in contact now, each with its normal, depth and approach
 //      speed vn0 (relative velocity along the normal; < 0 when closing);
-//   3. `separation_iterations` rounds of pair-list separation (circle_circle.hpp);
+//   3. `separation_iterations` rounds of pair-list separation (circle_circle.hpp) over the
+//      pairs in contact in 2;
 //   4. each moving circle pushed out of its listed boxes in ascending box index (SPEC.md's
 //      order rule); static circles are never moved;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
@@ -17,7 +22,8 @@
 //      correction adds no energy (without this step a pile boils: measured on 10 000
 //      circles, mean overlap 0.18 and mean v^2 1.8 instead of 0.016 and 0.01);
 //   6. restitution and friction for the contacts of 2, boxes first, then circle pairs in
-//      pair order, each seeing the last's result. With W = wa + wb and vn the relative
+//      four interleaved runs of their list (k, k + q, k + 2q, k + 3q, with q a quarter of
+//      it), each seeing the last's result. With W = wa + wb and vn the relative
 //      normal velocity now: a normal impulse j = max(e * max(-vn0, 0) - vn, 0) / W raises
 //      vn to e times the approach speed (position-based restitution); friction removes
 //      tangential relative velocity, |jt| <= mu * (depth / h / W + j), the first term
@@ -43,6 +49,18 @@
 
 namespace simdcollide {
 
+namespace detail {
+/// A contact between phases 2 and 6 of a substep (world.cpp): what its impulse needs.
+struct world_touch {
+    std::uint32_t a, b; // circles (for a box contact, a is the box and wa is 0)
+    float wa, wb;       // inverse masses
+    float normal_x, normal_y;
+    float inverse_total;   // 1 / (wa + wb), 0 if both are static
+    float target;          // normal speed restitution aims for, e * max(-vn0, 0)
+    float corrected_limit; // mu * the normal impulse of the position correction
+};
+} // namespace detail
+
 /// How a world steps. The defaults suit particles of radius about 0.1 to 1 in metres.
 struct world_options {
     float gravity_x = 0.0F;        ///< length / time^2
@@ -53,6 +71,9 @@ struct world_options {
     float friction = 0.2F;         ///< >= 0, Coulomb coefficient for every contact
     separation_weighting weighting = separation_weighting::inverse_mass;
     float max_correction_speed = 5.0F; ///< > 0, length / time: see step 5 above
+    /// >= 0, length: how much further than a step's possible move each circle's pairs and
+    /// boxes are listed. Larger lists, made less often (see the top of this file).
+    float pair_margin = 0.05F;
 };
 
 /// Owns circles (position, radius, inverse mass, velocity) and static boxes, and steps them.
@@ -79,10 +100,14 @@ public:
     [[nodiscard]] particles_view particles() noexcept;
     [[nodiscard]] const static_box_grid& boxes() const noexcept { return grid_; }
     [[nodiscard]] const world_options& options() const noexcept { return options_; }
-    /// Circle pairs listed for the last step (those that could touch during it).
+    /// Circle pairs listed for the last step (those that could touch during it, and more by
+    /// pair_margin).
     [[nodiscard]] std::size_t last_pair_count() const noexcept { return pairs_.size(); }
 
 private:
+    [[nodiscard]] float step_reach(std::size_t i, float dt) const;
+    [[nodiscard]] bool lists_hold(float dt) const;
+    void list_contacts(float dt);
     void list_box_contacts();
     void substep(float h);
     world_options options_;
@@ -93,19 +118,15 @@ private:
     std::vector<circle_pair> pairs_;
     std::vector<circle_pair> box_contacts_; // (circle, box)
     contact_set pair_contacts_;
-    struct pair_touch { // a circle pair in contact after a substep's integration
-        std::uint32_t a, b;
-        float normal_x, normal_y, depth, approach;
-    };
-    struct box_touch { // a circle in contact with a box after a substep's integration
-        std::uint32_t circle;
-        float normal_x, normal_y, depth, approach;
-    };
-    std::vector<pair_touch> pair_touching_;
-    std::vector<box_touch> box_touching_;
+    std::vector<detail::world_touch> pair_touching_; // circle pairs in contact (phase 2)
+    std::vector<detail::world_touch> box_touching_;  // (box, circle) in contact (phase 2)
     std::vector<float> moved_from_x_, moved_from_y_; // positions after integration
     std::vector<std::uint32_t> candidates_;
     aligned_floats search_radius_;
+    // The last listing: positions, radii and inverse masses then, and each circle's margin.
+    std::vector<float> listed_x_, listed_y_, listed_radius_, listed_inverse_mass_, listed_margin_;
+    bool boxes_changed_ = true;
+    std::vector<circle_pair> touching_pairs_; // the pairs in contact at a substep's start
 };
 
 } // namespace simdcollide
