@@ -198,6 +198,10 @@ TEST(pair_finder, non_finite_circles_are_in_no_pair_and_do_not_crash) {
 TEST(particle_world, refuses_bad_input_and_keeps_its_state) {
     EXPECT_THROW(particle_world({.substeps = 0}), std::invalid_argument);
     EXPECT_THROW(particle_world({.restitution = 2.0F}), std::invalid_argument);
+    EXPECT_THROW(particle_world({.max_correction_speed = 0.0F}), std::invalid_argument);
+    EXPECT_THROW(particle_world({.pair_margin = -0.1F}), std::invalid_argument);
+    EXPECT_THROW(particle_world({.pair_margin = std::numeric_limits<float>::quiet_NaN()}),
+                 std::invalid_argument);
     particle_world world;
     world.add_circle({0, 1, 0.5F}, 1.0F);
     EXPECT_THROW(world.add_circle({0, 1, -0.5F}, 1.0F), std::invalid_argument);
