@@ -3,6 +3,7 @@
 
 #include "arguments.hpp"
 #include "kernel_table.hpp"
+#include "pair_list.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -72,11 +73,7 @@ std::size_t pair_contact_with(const detail::kernel_table& t, circles_cview c,
     detail::require_count("contact", "out", pairs.size(), out.count);
     detail::require_fields("contact", "out", out.count,
                            {out.normal_x, out.normal_y, out.depth, out.point_x, out.point_y});
-    if (workspace.scratch.size() < 4 * c.count) {
-        workspace.scratch.resize(4 * c.count);
-    }
-    return t.circle_circle.pair_contact(c, pairs.data(), pairs.size(), out,
-                                        workspace.scratch.data());
+    return detail::contact_unchecked(t, c, pairs, out, workspace);
 }
 
 std::size_t separate_with(const detail::kernel_table& t, particles_view a, particles_view b,
@@ -92,12 +89,32 @@ std::size_t separate_list_with(const detail::kernel_table& t, particles_view c,
                                separation_workspace& workspace) {
     check_bodies("separate", "circles", c);
     check_pair_list("separate", c.count, pairs);
-    const detail::pair_corrections sums = detail::begin_pair_corrections(workspace, c.count);
+    return detail::separate_unchecked(t, c, pairs, mode, workspace);
+}
+
+} // namespace
+
+namespace detail {
+
+std::size_t contact_unchecked(const kernel_table& t, circles_cview c,
+                              std::span<const circle_pair> pairs, contacts_view out,
+                              separation_workspace& workspace) {
+    if (workspace.scratch.size() < 4 * c.count) {
+        workspace.scratch.resize(4 * c.count);
+    }
+    return t.circle_circle.pair_contact(c, pairs.data(), pairs.size(), out,
+                                        workspace.scratch.data());
+}
+
+std::size_t separate_unchecked(const kernel_table& t, particles_view c,
+                               std::span<const circle_pair> pairs, separation_weighting mode,
+                               separation_workspace& workspace) {
+    const pair_corrections sums = begin_pair_corrections(workspace, c.count);
     t.circle_circle.pair_corrections(c, pairs.data(), pairs.size(), mode, sums);
     return t.circle_circle.apply_corrections(sums, c);
 }
 
-} // namespace
+} // namespace detail
 
 void distance_squared(circles_cview a, circles_cview b, std::span<float> out) {
     distance_squared_with(detail::active_table(), a, b, out);

@@ -4,7 +4,8 @@
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/response.hpp>
 
-#include "pair_corrections.hpp"
+#include "kernel_table.hpp"
+#include "pair_list.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -248,7 +249,9 @@ void particle_world::substep(float h) {
     // listed pair touches is close to random): every pair is written, and the end of the
     // list advances only for a contact.
     pair_contacts_.resize(pairs_.size());
-    contact(circles_cview(p.x, p.y, p.radius, n), pairs_, pair_contacts_.view(), workspace_);
+    const detail::kernel_table& kernels = detail::active_table();
+    detail::contact_unchecked(kernels, circles_cview(p.x, p.y, p.radius, n), pairs_,
+                              pair_contacts_.view(), workspace_);
     pair_touching_.resize(pairs_.size());
     touching_pairs_.resize(pairs_.size());
     std::size_t touching = 0;
@@ -282,7 +285,7 @@ void particle_world::substep(float h) {
 
     // 3. Positions: separate the pairs in contact.
     for (int it = 0; it < options_.separation_iterations; ++it) {
-        separate(p, touching_pairs_, options_.weighting, workspace_);
+        detail::separate_unchecked(kernels, p, touching_pairs_, options_.weighting, workspace_);
     }
 
     // 4. Static boxes: each moving circle against its listed boxes in ascending order
