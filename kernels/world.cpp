@@ -139,12 +139,15 @@ void particle_world::step(float dt) {
     if (!std::isfinite(dt) || !(dt > 0.0F)) {
         refuse("time step is " + std::to_string(dt) + ", must be finite and > 0");
     }
+    // Resolved before anything changes: the first call reads SIMDCOLLIDE_ISA and may throw
+    // isa_unavailable, which then leaves the world as it was.
+    const detail::kernel_table& kernels = detail::active_table();
     if (!lists_hold(dt)) {
         list_contacts(dt);
     }
     const float h = dt / static_cast<float>(options_.substeps);
     for (int s = 0; s < options_.substeps; ++s) {
-        substep(h);
+        substep(h, kernels);
     }
 }
 
@@ -227,7 +230,7 @@ void particle_world::list_box_contacts() {
     }
 }
 
-void particle_world::substep(float h) {
+void particle_world::substep(float h, const detail::kernel_table& kernels) {
     const particles_view p = particles();
     const std::size_t n = size();
     const response_parameters response{options_.restitution, options_.friction};
@@ -249,7 +252,6 @@ void particle_world::substep(float h) {
     // listed pair touches is close to random): every pair is written, and the end of the
     // list advances only for a contact.
     pair_contacts_.resize(pairs_.size());
-    const detail::kernel_table& kernels = detail::active_table();
     detail::contact_unchecked(kernels, circles_cview(p.x, p.y, p.radius, n), pairs_,
                               pair_contacts_.view(), workspace_);
     pair_touching_.resize(pairs_.size());

@@ -53,6 +53,8 @@
 namespace simdcollide {
 
 namespace detail {
+struct kernel_table;
+
 /// A contact between phases 2 and 6 of a substep (world.cpp): what its impulse needs.
 struct world_touch {
     std::uint32_t a, b; // circles (for a box contact, a is the box and wa is 0)
@@ -112,7 +114,7 @@ private:
     [[nodiscard]] bool lists_hold(float dt) const;
     void list_contacts(float dt);
     void list_box_contacts();
-    void substep(float h);
+    void substep(float h, const detail::kernel_table& kernels);
     world_options options_;
     aligned_floats x_, y_, radius_, inverse_mass_, vx_, vy_;
     static_box_grid grid_;
