@@ -272,16 +272,19 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     touching_pairs_.resize(touching);
     box_touching_.clear();
     const aabbs_view boxes = grid_.boxes();
-    for (const circle_pair& cb : box_contacts_) {
+    const auto contact_with = [&](const circle_pair& cb) { // (circle, box)
         const std::uint32_t i = cb.a;
         const std::uint32_t k = cb.b;
-        const impl::contact_result c =
-            impl::contact_of(p.x[i], p.y[i], p.radius[i], boxes.min_x[k], boxes.min_y[k],
-                             boxes.max_x[k], boxes.max_y[k], 0.0F);
+        return impl::contact_of(p.x[i], p.y[i], p.radius[i], boxes.min_x[k], boxes.min_y[k],
+                                boxes.max_x[k], boxes.max_y[k], 0.0F);
+    };
+    for (const circle_pair& cb : box_contacts_) {
+        const std::uint32_t i = cb.a;
+        const impl::contact_result c = contact_with(cb);
         if (c.hit && c.depth > 0.0F) {
             const float approach = p.vx[i] * c.normal_x + p.vy[i] * c.normal_y;
-            box_touching_.push_back(touch_of(k, i, 0.0F, p.inverse_mass[i], c.normal_x, c.normal_y,
-                                             c.depth, approach, h, response));
+            box_touching_.push_back(touch_of(cb.b, i, 0.0F, p.inverse_mass[i], c.normal_x,
+                                             c.normal_y, c.depth, approach, h, response));
         }
     }
 
@@ -293,14 +296,10 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // 4. Static boxes: each moving circle against its listed boxes in ascending order
     // (SPEC.md's order rule).
     for (const circle_pair& cb : box_contacts_) {
-        const std::uint32_t i = cb.a;
-        const std::uint32_t k = cb.b;
-        const impl::contact_result c =
-            impl::contact_of(p.x[i], p.y[i], p.radius[i], boxes.min_x[k], boxes.min_y[k],
-                             boxes.max_x[k], boxes.max_y[k], 0.0F);
+        const impl::contact_result c = contact_with(cb);
         if (c.hit && c.depth > 0.0F) {
-            p.x[i] += c.normal_x * c.depth;
-            p.y[i] += c.normal_y * c.depth;
+            p.x[cb.a] += c.normal_x * c.depth;
+            p.y[cb.a] += c.normal_y * c.depth;
         }
     }
 

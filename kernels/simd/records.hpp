@@ -126,7 +126,8 @@ private:
     template <std::size_t... J>
     static F field(const float* base, std::size_t k, const std::uint32_t (&index)[width],
                    std::index_sequence<J...> /*lanes*/) {
-        // xsimd 8.1 has no public constructor from W scalars (see circle_circle::gather).
+        // xsimd 8.1 has no public constructor from W scalars; its own constructors use
+        // kernel::set, which lowers to the instruction set's set/insert sequence.
         return xsimd::kernel::set<Arch>(F{}, Arch{}, base[std::size_t{4} * index[J] + k]...);
     }
 
