@@ -19,6 +19,9 @@
 //   (ties: max_x beats min_x, max_y beats min_y, a y face beats an x face); normal is that
 //   face's outward axis, depth face distance + r, point the centre projected onto the face;
 //   contact iff depth > -margin (so with no margin, depth > 0).
+// Rounding: |c - s| = sqrt(d2) correctly rounded, and the normal is (c - s) * (1 / |c - s|),
+// one division for both components, so each component is within about an ulp of the
+// correctly rounded quotient. Every instruction set computes exactly these operations.
 #pragma once
 
 #include <simdcollide/shapes.hpp>

@@ -4,10 +4,10 @@
 // For a contact with unit normal n from A to B: relative velocity v = vB - vA, normal speed
 // vn = v . n. Only approaching contacts (vn < 0) respond; pairs not in contact have a zero
 // normal (as the contact kernels write them) and so never respond. With total weight
-// wA + wB > 0:
-//   j  = -(1 + restitution) * vn / (wA + wB)            normal impulse
+// wA + wB > 0 and its reciprocal w = 1 / (wA + wB) (one division, shared by both impulses):
+//   j  = -(1 + restitution) * vn * w                    normal impulse
 //   t  = (-n.y, n.x),  vt = v . t
-//   jt = clamp(-vt / (wA + wB), -friction * j, +friction * j)   tangential impulse
+//   jt = clamp(-vt * w, -friction * j, +friction * j)   tangential impulse
 //   P  = j * n + jt * t;  vA -= P * wA;  vB += P * wB
 // so restitution 1 keeps the normal speed, 0 removes it; friction 0 keeps the tangential
 // velocity, and friction never reverses it. A body with inverse mass 0 keeps its velocity

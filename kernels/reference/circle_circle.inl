@@ -29,8 +29,9 @@ inline circle_circle_contact circle_contact_of(float ax, float ay, float ar, flo
         c.normal_x = 1.0F;
         c.normal_y = 0.0F;
     } else {
-        c.normal_x = dx / dist;
-        c.normal_y = dy / dist;
+        const float inverse_dist = 1.0F / dist; // one division for both (see circle_aabb.inl)
+        c.normal_x = dx * inverse_dist;
+        c.normal_y = dy * inverse_dist;
     }
     c.depth = reach - dist;
     const float along = ar - c.depth * 0.5F;

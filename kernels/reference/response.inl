@@ -18,13 +18,15 @@ inline impulse_result impulse_of(float nx, float ny, float vx, float vy, float w
     if (!(vn < 0.0F) || !(total > 0.0F)) {
         return r;
     }
-    const float j = -(1.0F + p.restitution) * vn / total;
+    // One division for both impulses (see response.hpp).
+    const float inverse_total = 1.0F / total;
+    const float j = -(1.0F + p.restitution) * vn * inverse_total;
     // Friction along t = (-n.y, n.x): remove the tangential velocity, within the Coulomb cone.
     const float tx = -ny;
     const float ty = nx;
     const float vt = vx * tx + vy * ty;
     const float limit = p.friction * j;
-    const float jt = max_ps(-limit, min_ps(-vt / total, limit));
+    const float jt = max_ps(-limit, min_ps(-vt * inverse_total, limit));
     r.responds = true;
     r.x = j * nx + jt * tx;
     r.y = j * ny + jt * ty;

@@ -12,6 +12,7 @@
 #include <simdcollide/soa.hpp>
 #include <xsimd/xsimd.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -103,12 +104,40 @@ lanes<Arch> pick(const lanes<Arch>& c, const lanes<Arch>& a, const lanes<Arch>& 
         using bits = decltype(c.data); // __mmask16
         return static_cast<bits>((c.data & a.data) | (~c.data & b.data));
     } else if constexpr (is_avx<Arch>) {
-        return _mm256_blendv_ps(b, a, c);
+        return _mm256_or_ps(_mm256_and_ps(c, a), _mm256_andnot_ps(c, b));
     } else if constexpr (is_sse<Arch>) {
         return _mm_or_ps(_mm_and_ps(c, a), _mm_andnot_ps(c, b));
     }
 #endif
     return (c && a) || (!c && b);
+}
+
+/// c ? +0 : v lane by lane: one and-not on x86, where GCC keeps pick(c, 0, v) a blend.
+template <class Arch>
+floats<Arch> zero_where(const lanes<Arch>& c, const floats<Arch>& v) {
+#if defined(__x86_64__)
+    if constexpr (is_avx<Arch>) {
+        return _mm256_andnot_ps(c, v);
+    } else if constexpr (is_sse<Arch>) {
+        return _mm_andnot_ps(c, v);
+    }
+#endif
+    return xsimd::select(c, floats<Arch>(0.0F), v);
+}
+
+/// c ? -1 : +1 lane by lane. On x86 by setting the sign bit of 1 (two bitwise operations,
+/// which Zen 3 runs on any of its four vector pipes; a blend takes one of the two that also
+/// multiply, compare and divide, the busiest in the contact kernels).
+template <class Arch>
+floats<Arch> minus_one_where(const lanes<Arch>& c) {
+#if defined(__x86_64__)
+    if constexpr (is_avx<Arch>) {
+        return _mm256_or_ps(_mm256_and_ps(c, floats<Arch>(-0.0F)), floats<Arch>(1.0F));
+    } else if constexpr (is_sse<Arch>) {
+        return _mm_or_ps(_mm_and_ps(c, floats<Arch>(-0.0F)), floats<Arch>(1.0F));
+    }
+#endif
+    return xsimd::select(c, floats<Arch>(-1.0F), floats<Arch>(1.0F));
 }
 
 /// a && b lane by lane (see pick for why not xsimd's operator&& on x86).
@@ -233,16 +262,14 @@ constexpr std::size_t lanes_in(const tail_block<Arch>& block) {
     return block.count;
 }
 
-/// Counts set lanes across blocks without a horizontal add per block: each lane keeps its
-/// own float tally, exact while below 2^24, flushed long before that.
+/// Counts set lanes across blocks: one scalar add per block of the mask's bit count (an
+/// integer chain of one cycle per block; a vector tally in a register would be cheaper still,
+/// but GCC keeps it on the stack, a store-to-load chain of about ten cycles per block).
 template <class Arch>
 class lane_counter {
 public:
     void add(const full_block<Arch>&, const lanes<Arch>& set) {
-        tally_ += pick<Arch>(set, floats<Arch>(1.0F), floats<Arch>(0.0F));
-        if (++blocks_ == flush_every) {
-            flush();
-        }
+        total_ += set_lanes_in(lane_bits<Arch>(set));
     }
     void add(const tail_block<Arch>& block, const lanes<Arch>& set) {
         bool bits[floats<Arch>::size];
@@ -251,26 +278,18 @@ public:
             total_ += bits[j] ? 1 : 0;
         }
     }
-    std::size_t total() {
-        flush();
-        return total_;
-    }
+    std::size_t total() const { return total_; }
 
 private:
-    static constexpr std::size_t flush_every = std::size_t{1} << 20; // 2^20 * 16 lanes <= 2^24
-    // Through memory rather than xsimd::hadd, whose AVX-512F version in xsimd 8.1 needs
-    // AVX-512DQ. Runs once per 2^20 blocks, so its cost does not show.
-    void flush() {
-        alignas(64) float tally[floats<Arch>::size];
-        tally_.store_aligned(tally);
-        for (const float lane : tally) {
-            total_ += static_cast<std::size_t>(lane);
+    // Four lanes (SSE2, NEON: no popcount instruction to rely on) read their count from a
+    // table of sixteen nibbles; AVX2 and AVX-512 CPUs all have POPCNT, which -mavx2 enables.
+    static std::size_t set_lanes_in(std::uint32_t bits) {
+        if constexpr (floats<Arch>::size == 4) {
+            return static_cast<std::size_t>((0x4332322132212110ULL >> (bits * 4U)) & 0xFU);
+        } else {
+            return static_cast<std::size_t>(std::popcount(bits));
         }
-        tally_ = floats<Arch>(0.0F);
-        blocks_ = 0;
     }
-    floats<Arch> tally_ = floats<Arch>(0.0F);
-    std::size_t blocks_ = 0;
     std::size_t total_ = 0;
 };
 

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace simdcollide::simd {
@@ -43,8 +44,9 @@ struct circle_circle {
         c.hit = d2 < reach * reach;
         const F dist = square_root<Arch>(d2);
         const M coincident = d2 == F(0.0F);
-        c.normal_x = pick<Arch>(coincident, F(1.0F), divide<Arch>(dx, dist));
-        c.normal_y = pick<Arch>(coincident, F(0.0F), divide<Arch>(dy, dist));
+        const F inverse_dist = divide<Arch>(F(1.0F), dist);
+        c.normal_x = pick<Arch>(coincident, F(1.0F), dx * inverse_dist);
+        c.normal_y = pick<Arch>(coincident, F(0.0F), dy * inverse_dist);
         c.depth = reach - dist;
         const F along = ar - c.depth * F(0.5F);
         c.point_x = ax + c.normal_x * along;
@@ -61,17 +63,18 @@ struct circle_circle {
         F b_dy;
     };
 
-    // SPEC 3 (reference separation_weights_of and separation_of).
-    static separation_result separation_of(separation_weighting mode, const F& ax, const F& ay,
-                                           const F& ar, const F& aw, const F& bx, const F& by,
-                                           const F& br, const F& bw) {
+    // SPEC 3 (reference separation_weights_of and separation_of). The mode is a template
+    // argument so that each loop has one copy per mode (with_mode) and no branch per block.
+    template <separation_weighting mode>
+    static separation_result separation_of(const F& ax, const F& ay, const F& ar, const F& aw,
+                                           const F& bx, const F& by, const F& br, const F& bw) {
         const contact_result c = contact_of(ax, ay, ar, bx, by, br);
         F wa = aw;
         F wb = bw;
-        if (mode == separation_weighting::equal) {
+        if constexpr (mode == separation_weighting::equal) {
             wa = F(1.0F);
             wb = F(1.0F);
-        } else if (mode == separation_weighting::by_radius) {
+        } else if constexpr (mode == separation_weighting::by_radius) {
             wa = br;
             wb = ar;
         }
@@ -87,6 +90,21 @@ struct circle_circle {
             both<Arch>(moved, wa > zero), both<Arch>(moved, wb > zero), -(c.normal_x * move_a),
             -(c.normal_y * move_a),       c.normal_x * move_b,          c.normal_y * move_b,
         };
+    }
+
+    // body(std::integral_constant<separation_weighting, mode>{}) for the run-time mode.
+    template <class Body>
+    static decltype(auto) with_mode(separation_weighting mode, Body body) {
+        using enum separation_weighting;
+        switch (mode) {
+        case equal:
+            return body(std::integral_constant<separation_weighting, equal>{});
+        case by_radius:
+            return body(std::integral_constant<separation_weighting, by_radius>{});
+        case inverse_mass:
+            break;
+        }
+        return body(std::integral_constant<separation_weighting, inverse_mass>{});
     }
 
     static void distance_squared(circles_cview a, circles_cview b, float* out) {
@@ -122,19 +140,21 @@ struct circle_circle {
     }
 
     static std::size_t separate(particles_view a, particles_view b, separation_weighting mode) {
-        return for_each_block<Arch>(a.count, [=](const auto& block) {
-            const F ax = block.load(a.x);
-            const F ay = block.load(a.y);
-            const F bx = block.load(b.x);
-            const F by = block.load(b.y);
-            const separation_result s =
-                separation_of(mode, ax, ay, block.load(a.radius), block.load(a.inverse_mass), bx,
-                              by, block.load(b.radius), block.load(b.inverse_mass));
-            block.store(a.x, pick<Arch>(s.moves_a, ax + s.a_dx, ax));
-            block.store(a.y, pick<Arch>(s.moves_a, ay + s.a_dy, ay));
-            block.store(b.x, pick<Arch>(s.moves_b, bx + s.b_dx, bx));
-            block.store(b.y, pick<Arch>(s.moves_b, by + s.b_dy, by));
-            return either<Arch>(s.moves_a, s.moves_b);
+        return with_mode(mode, [=](auto weighting) {
+            return for_each_block<Arch>(a.count, [=](const auto& block) {
+                const F ax = block.load(a.x);
+                const F ay = block.load(a.y);
+                const F bx = block.load(b.x);
+                const F by = block.load(b.y);
+                const separation_result s = separation_of<weighting()>(
+                    ax, ay, block.load(a.radius), block.load(a.inverse_mass), bx, by,
+                    block.load(b.radius), block.load(b.inverse_mass));
+                block.store(a.x, pick<Arch>(s.moves_a, ax + s.a_dx, ax));
+                block.store(a.y, pick<Arch>(s.moves_a, ay + s.a_dy, ay));
+                block.store(b.x, pick<Arch>(s.moves_b, bx + s.b_dx, bx));
+                block.store(b.y, pick<Arch>(s.moves_b, by + s.b_dy, by));
+                return either<Arch>(s.moves_a, s.moves_b);
+            });
         });
     }
 
@@ -178,13 +198,13 @@ struct circle_circle {
         typename records<Arch>::fields a;
         typename records<Arch>::fields b;
     };
-    static block_corrections corrections_of(const pair_block& p, separation_weighting mode,
-                                            const float* bodies) {
+    template <separation_weighting mode>
+    static block_corrections corrections_of(const pair_block& p, const float* bodies) {
         using R = records<Arch>;
         const typename R::fields a = R::load(bodies, p.a);
         const typename R::fields b = R::load(bodies, p.b);
         const separation_result s =
-            separation_of(mode, a.f0, a.f1, a.f2, a.f3, b.f0, b.f1, b.f2, b.f3);
+            separation_of<mode>(a.f0, a.f1, a.f2, a.f3, b.f0, b.f1, b.f2, b.f3);
         const F zero(0.0F);
         const F one(1.0F);
         return {{pick<Arch>(s.moves_a, s.a_dx, zero), pick<Arch>(s.moves_a, s.a_dy, zero),
@@ -205,14 +225,16 @@ struct circle_circle {
         pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
         // Two blocks per round: each block's square root and divisions are one long chain
         // of latency, and two independent chains keep the divider busy (measured: 1.4x).
-        for (std::size_t first = 0; first < pair_count; first += 2 * width) {
-            const pair_block one = pair_block_at(pairs, pair_count, first);
-            const pair_block two = pair_block_at(pairs, pair_count, first + width);
-            const block_corrections one_moves = corrections_of(one, mode, bodies);
-            const block_corrections two_moves = corrections_of(two, mode, bodies);
-            R::add_in_order(sums.sums, one.a, one_moves.a, one.b, one_moves.b, one.count);
-            R::add_in_order(sums.sums, two.a, two_moves.a, two.b, two_moves.b, two.count);
-        }
+        with_mode(mode, [=](auto weighting) {
+            for (std::size_t first = 0; first < pair_count; first += 2 * width) {
+                const pair_block one = pair_block_at(pairs, pair_count, first);
+                const pair_block two = pair_block_at(pairs, pair_count, first + width);
+                const block_corrections one_moves = corrections_of<weighting()>(one, bodies);
+                const block_corrections two_moves = corrections_of<weighting()>(two, bodies);
+                R::add_in_order(sums.sums, one.a, one_moves.a, one.b, one_moves.b, one.count);
+                R::add_in_order(sums.sums, two.a, two_moves.a, two.b, two_moves.b, two.count);
+            }
+        });
     }
 
     // Pair list contacts: the circles packed, then W pairs at a time gathered and stored to

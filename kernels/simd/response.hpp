@@ -29,12 +29,13 @@ struct response {
         const F zero(0.0F);
         const F vn = vx * nx + vy * ny;
         const F total = wa + wb;
-        const F j = divide<Arch>(-(F(1.0F) + restitution) * vn, total);
+        const F inverse_total = divide<Arch>(F(1.0F), total);
+        const F j = -(F(1.0F) + restitution) * vn * inverse_total;
         const F tx = -ny;
         const F ty = nx;
         const F vt = vx * tx + vy * ty;
         const F limit = friction * j;
-        const F jt = max_ps<Arch>(-limit, min_ps<Arch>(divide<Arch>(-vt, total), limit));
+        const F jt = max_ps<Arch>(-limit, min_ps<Arch>(-vt * inverse_total, limit));
         return {both<Arch>(vn<zero, total> zero), j * nx + jt * tx, j * ny + jt * ty};
     }
 
