@@ -111,6 +111,32 @@ TEST_P(circle_aabb_simd, push_out_matches_reference) {
     }
 }
 
+// From 2^20 pairs push_out takes its prefetching loop: the same bits, to the last element,
+// from an unaligned start and with a tail.
+TEST_P(circle_aabb_simd, push_out_over_a_million_pairs_matches_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const std::size_t n = (std::size_t{1} << 20) + 13;
+    pair_scene want(n, 1);
+    pair_scene got(n, 1);
+    fill_random(want, 77);
+    fill_random(got, 77);
+    const std::size_t want_moved =
+        detail::reference_table().circle_aabb.push_out(want.circles(), want.boxes(), 0.0F);
+    const std::size_t got_moved = table.circle_aabb.push_out(got.circles(), got.boxes(), 0.0F);
+    EXPECT_EQ(got_moved, want_moved);
+    EXPECT_GT(want_moved, n / 10); // the scene does penetrate
+    std::size_t differ = 0;
+    std::size_t first = n;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (bits(got.x[i]) != bits(want.x[i]) || bits(got.y[i]) != bits(want.y[i])) {
+            first = std::min(first, i);
+            ++differ;
+        }
+    }
+    EXPECT_EQ(differ, 0U) << "first at " << first;
+    EXPECT_TRUE(got.x.guards_intact() && got.y.guards_intact());
+}
+
 TEST_P(circle_aabb_simd, push_out_against_one_box_matches_reference_and_pairwise) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     for (const run_case& rc : cases()) {

@@ -18,6 +18,11 @@ struct circle_aabb {
     using F = floats<Arch>;
     using M = lanes<Arch>;
 
+    // From this many pairs push_out prefetches (prefetch_ahead): its seven fields then take
+    // 28 MiB, about the size of a last-level cache. Measured on Zen 3: 5% slower with the
+    // prefetches at 65 536 pairs (2 MiB, in L3), 20% to 30% faster at 16M (in memory).
+    static constexpr std::size_t streams_from = std::size_t{1} << 20;
+
     struct closest_point_result {
         F x;
         F y;
@@ -162,7 +167,7 @@ struct circle_aabb {
     // does not move stores its own bits back unchanged.
     static std::size_t push_out(circles_view c, aabbs_view b, float margin) {
         const F m(margin);
-        return for_each_block<Arch>(c.count, [=](const auto& block) {
+        const auto push = [=](const auto& block) {
             const F cx = block.load(c.x);
             const F cy = block.load(c.y);
             const contact_result k =
@@ -172,6 +177,14 @@ struct circle_aabb {
             block.store(c.x, pick<Arch>(moved, cx + k.normal_x * k.depth, cx));
             block.store(c.y, pick<Arch>(moved, cy + k.normal_y * k.depth, cy));
             return moved;
+        };
+        if (c.count < streams_from) {
+            return for_each_block<Arch>(c.count, push);
+        }
+        return for_each_block<Arch>(c.count, [=](const auto& block) {
+            prefetch_ahead<Arch>(block.first, c.count, c.x, c.y, c.radius, b.min_x, b.min_y,
+                                 b.max_x, b.max_y);
+            return push(block);
         });
     }
 
