@@ -26,7 +26,7 @@
 //      it), each seeing the last's result. With W = wa + wb and vn the relative
 //      normal velocity now: a normal impulse j = max(e * max(-vn0, 0) - vn, 0) / W raises
 //      vn to e times the approach speed (position-based restitution); friction removes
-//      tangential relative velocity, |jt| <= mu * (depth / h / W + j), the first term
+//      tangential relative velocity, |jt| <= mu * (depth * (1 / h) / W + j), the first term
 //      being the normal impulse the position correction amounted to (Coulomb).
 // A circle carried further than its margin within one step (by corrections, say one born
 // inside a box) can meet one it was not listed with; that contact acts from the next
