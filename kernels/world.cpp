@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -158,8 +159,17 @@ void particle_world::step(float dt) {
     // Resolved before anything changes: the first call reads SIMDCOLLIDE_ISA and may throw
     // isa_unavailable, which then leaves the world as it was.
     const detail::kernel_table& kernels = detail::active_table();
-    if (!lists_hold(dt)) {
+    switch (listing_needed(dt)) {
+    case listing::kept:
+        break;
+    case listing::some:
+        relist_leavers(dt);
+        ++listings_.partial;
+        break;
+    case listing::all:
         list_contacts(dt);
+        ++listings_.full;
+        break;
     }
     const float h = dt / static_cast<float>(options_.substeps);
     for (int s = 0; s < options_.substeps; ++s) {
@@ -179,25 +189,32 @@ float particle_world::step_reach(std::size_t i, float dt) const {
     return std::isfinite(move) ? move : std::numeric_limits<float>::infinity();
 }
 
-// Whether the lists made at the last listing still hold every pair and box that can touch
-// during a step of dt: true while every circle, after this step's move, stays within the
-// margin it was listed with, and no radius or inverse mass has changed (Verlet lists).
-// A pair not listed was at least r_i + r_j + s_i + s_j apart, so it cannot touch while
-// each circle moves less than its s.
-bool particle_world::lists_hold(float dt) const {
+// Whether the lists made at the last listings still hold every pair and box that can touch
+// during a step of dt (Verlet lists): kept while every circle, after this step's move, stays
+// within the margin it was listed with, and no radius, inverse mass or box has changed. A
+// pair not listed was at least r_i + r_j + s_i + s_j apart as listed, so it cannot touch
+// while each circle moves less than its s. The circles that would leave (leavers_) can be
+// listed again on their own while they are few and their reach is finite.
+particle_world::listing particle_world::listing_needed(float dt) {
+    leavers_.clear();
     if (listed_x_.size() != size() || boxes_changed_) {
-        return false;
+        return listing::all;
     }
     for (std::size_t i = 0; i < size(); ++i) {
+        if (radius_[i] != listed_radius_[i] || inverse_mass_[i] != listed_inverse_mass_[i]) {
+            return listing::all;
+        }
         const float dx = x_[i] - listed_x_[i];
         const float dy = y_[i] - listed_y_[i];
-        const float moved = std::sqrt(dx * dx + dy * dy) + step_reach(i, dt);
-        if (!(moved <= listed_margin_[i]) || radius_[i] != listed_radius_[i] ||
-            inverse_mass_[i] != listed_inverse_mass_[i]) {
-            return false;
+        const float reach = step_reach(i, dt);
+        if (!(std::sqrt(dx * dx + dy * dy) + reach <= listed_margin_[i])) {
+            if (leavers_.size() == relist_at_most || !std::isfinite(reach)) {
+                return listing::all;
+            }
+            leavers_.push_back(static_cast<std::uint32_t>(i));
         }
     }
-    return true;
+    return leavers_.empty() ? listing::kept : listing::some;
 }
 
 // Lists every circle pair (pair_finder) and every (moving circle, box) that can touch while
@@ -223,30 +240,98 @@ void particle_world::list_contacts(float dt) {
     list_box_contacts();
 }
 
-// The (circle, box) pairs that can touch, by circle and then ascending box: the grid's
-// candidates for each moving circle's search radius, kept only if the box is within that
-// radius now. Static circles (inverse mass 0) are never moved by boxes.
+// The (circle, box) pairs that can touch, by circle and then ascending box.
 void particle_world::list_box_contacts() {
     box_contacts_.clear();
-    if (grid_.size() == 0) {
+    for (std::size_t i = 0; i < size(); ++i) {
+        append_box_contacts(i, box_contacts_);
+    }
+}
+
+// Circle i's boxes, ascending: the grid's candidates for its search radius, kept only if the
+// box is within that radius now. Static circles (inverse mass 0) are never moved by boxes.
+void particle_world::append_box_contacts(std::size_t i, std::vector<circle_pair>& out) {
+    if (grid_.size() == 0 || !(inverse_mass_[i] > 0.0F)) {
         return;
     }
-    const particles_view p = particles();
     const aabbs_view boxes = grid_.boxes();
-    for (std::size_t i = 0; i < size(); ++i) {
-        if (!(p.inverse_mass[i] > 0.0F)) {
-            continue;
+    const float reach = search_radius_[i];
+    grid_.candidates(x_[i], y_[i], reach, 0.0F, candidates_);
+    for (const std::uint32_t k : candidates_) {
+        const float d2 = impl::distance_squared_of(x_[i], y_[i], boxes.min_x[k], boxes.min_y[k],
+                                                   boxes.max_x[k], boxes.max_y[k]);
+        if (d2 <= reach * reach) {
+            out.push_back({static_cast<std::uint32_t>(i), k});
         }
-        const float reach = search_radius_[i];
-        grid_.candidates(p.x[i], p.y[i], reach, 0.0F, candidates_);
-        for (const std::uint32_t k : candidates_) {
-            const float d2 = impl::distance_squared_of(
-                p.x[i], p.y[i], boxes.min_x[k], boxes.min_y[k], boxes.max_x[k], boxes.max_y[k]);
-            if (d2 <= reach * reach) {
-                box_contacts_.push_back({static_cast<std::uint32_t>(i), k});
+    }
+}
+
+// Lists the leavers again on their own: each from where it is now, with a new margin,
+// against every circle as that one was listed (search radius and position at its own
+// listing), which is what a full listing would pair it with; and against the boxes. Their
+// old entries go, the new ones are merged in, and the lists keep a full listing's order.
+void particle_world::relist_leavers(float dt) {
+    const std::size_t n = size();
+    is_leaver_.assign(n, 0);
+    for (const std::uint32_t v : leavers_) {
+        listed_margin_[v] = step_reach(v, dt) + options_.pair_margin; // finite: checked
+        search_radius_[v] = radius_[v] + listed_margin_[v];
+        listed_x_[v] = x_[v];
+        listed_y_[v] = y_[v];
+        is_leaver_[v] = 1;
+    }
+    const auto involves_leaver = [&](const circle_pair& q) {
+        return is_leaver_[q.a] != 0 || is_leaver_[q.b] != 0;
+    };
+    const auto merge_in = [&](std::vector<circle_pair>& list) {
+        std::sort(new_pairs_.begin(), new_pairs_.end(),
+                  [](circle_pair l, circle_pair r) { return l.a != r.a ? l.a < r.a : l.b < r.b; });
+        merged_.resize(list.size() + new_pairs_.size());
+        std::merge(list.begin(), list.end(), new_pairs_.begin(), new_pairs_.end(), merged_.begin(),
+                   [](circle_pair l, circle_pair r) { return l.a != r.a ? l.a < r.a : l.b < r.b; });
+        list.swap(merged_);
+    };
+
+    // Pairs: each leaver against all n as listed, the test a vectorisable loop into a byte
+    // per circle, then read eight bytes at a time (near circles are few). A pair of two
+    // leavers is taken from the smaller index.
+    std::erase_if(pairs_, involves_leaver);
+    new_pairs_.clear();
+    near_.assign(n + 8, 0);
+    const float* lx = listed_x_.data();
+    const float* ly = listed_y_.data();
+    const float* sr = search_radius_.data();
+    for (const std::uint32_t v : leavers_) {
+        const float vx = lx[v];
+        const float vy = ly[v];
+        const float vr = sr[v];
+        std::uint8_t* near = near_.data();
+        for (std::size_t j = 0; j < n; ++j) {
+            const float dx = lx[j] - vx;
+            const float dy = ly[j] - vy;
+            const float reach = sr[j] + vr;
+            near[j] = dx * dx + dy * dy < reach * reach ? 1 : 0;
+        }
+        for (std::size_t j0 = 0; j0 < n; j0 += 8) {
+            std::uint64_t eight = 0;
+            std::memcpy(&eight, near + j0, 8); // near_ has 8 spare bytes, always 0
+            for (std::size_t j = j0; eight != 0; ++j, eight >>= 8) {
+                const auto u = static_cast<std::uint32_t>(j);
+                if ((eight & 0xFFU) != 0 && u != v && (is_leaver_[u] == 0 || v < u)) {
+                    new_pairs_.push_back({std::min(u, v), std::max(u, v)});
+                }
             }
         }
     }
+    merge_in(pairs_);
+
+    // Boxes: the leavers' entries made again.
+    std::erase_if(box_contacts_, [&](const circle_pair& q) { return is_leaver_[q.a] != 0; });
+    new_pairs_.clear();
+    for (const std::uint32_t v : leavers_) {
+        append_box_contacts(v, new_pairs_);
+    }
+    merge_in(box_contacts_);
 }
 
 void particle_world::substep(float h, const detail::kernel_table& kernels) {

@@ -389,11 +389,12 @@ TEST(particle_world, every_instruction_set_steps_to_the_same_bits) {
 
 // Only pairs and boxes in contact act, so while the kept lists hold everything that can
 // touch, how much more they hold changes nothing: margins from 0.1 to 2 (lists made often,
-// or almost never) step to the same bits. (A circle pushed within one step further than
-// its margin can meet one it was not listed with, until the next listing: the scene starts
-// with no overlaps so that corrections stay small.)
+// or almost never; with the narrowest, steps list everything, or only the few circles that
+// would leave their margins, or nothing) step to the same bits. (A circle pushed within one
+// step further than its margin can meet one it was not listed with, until the next listing:
+// the scene starts with no overlaps so that corrections stay small.)
 TEST(particle_world, kept_lists_miss_no_contact) {
-    const auto run = [](float margin) {
+    const auto run = [](float margin, particle_world::listing_counts* listings = nullptr) {
         world_options options;
         options.pair_margin = margin;
         particle_world world(options);
@@ -417,13 +418,22 @@ TEST(particle_world, kept_lists_miss_no_contact) {
         for (const float* field : {q.x, q.y, q.vx, q.vy}) {
             state.insert(state.end(), field, field + q.count);
         }
+        if (listings != nullptr) {
+            *listings = world.listings();
+        }
         return state;
     };
     const std::vector<float> widest = run(2.0F);
     for (const float margin : {0.1F, 0.5F}) {
-        const std::vector<float> kept = run(margin);
+        particle_world::listing_counts listings;
+        const std::vector<float> kept = run(margin, &listings);
         for (std::size_t k = 0; k < kept.size(); ++k) {
             EXPECT_SAME_BITS(kept[k], widest[k], "state", k);
+        }
+        if (margin == 0.1F) { // the narrow margin takes every kind of listing
+            EXPECT_GT(listings.full, 1U);
+            EXPECT_GT(listings.partial, 0U);
+            EXPECT_LT(listings.full + listings.partial, 180U);
         }
     }
 }

@@ -44,8 +44,8 @@ public:
     [[nodiscard]] std::size_t cell_count() const noexcept { return cell_start_.size() - 1; }
     [[nodiscard]] std::size_t listing_count() const noexcept { return listed_.size(); }
 
-    /// Appends to `out`, in ascending order and without repeats, every box that can be in
-    /// contact with a circle at (x, y) of radius r with the given margin.
+    /// Replaces `out`'s contents with every box that can be in contact with a circle at
+    /// (x, y) of radius r with the given margin, in ascending order and without repeats.
     void candidates(float x, float y, float r, float margin, std::vector<std::uint32_t>& out) const;
 
 private:

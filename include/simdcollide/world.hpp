@@ -6,7 +6,12 @@
 // margin s = |v| dt + |g| dt^2 (how far it can move in the step) + pair_margin, and the
 // lists are kept from step to step (Verlet lists) while every circle stays within its s of
 // where it was listed, counting the coming step's move, and no radius, inverse mass or box
-// has changed; otherwise they are made again. Then it runs `substeps` substeps of
+// has changed. When a few circles (at most relist_at_most) would leave their margins, only
+// they are listed again: each against every circle as that one was listed, and against the
+// boxes; otherwise, or when anything else changed, everything is listed again. Either way
+// the lists are kept in the order a full listing gives (pairs by a then b, boxes by circle
+// then box), so how often circles are listed never changes a step's result. Then it runs
+// `substeps` substeps of
 // h = dt / substeps, each:
 //   1. semi-implicit Euler for every circle with inverse mass > 0: v += gravity * h, then
 //      x += v * h;
@@ -108,12 +113,26 @@ public:
     /// Circle pairs listed for the last step (those that could touch during it, and more by
     /// pair_margin).
     [[nodiscard]] std::size_t last_pair_count() const noexcept { return pairs_.size(); }
+    /// How many steps since construction listed every circle (full) or only the few that
+    /// would leave their margins (partial); the others kept their lists.
+    struct listing_counts {
+        std::size_t full = 0;
+        std::size_t partial = 0;
+    };
+    [[nodiscard]] listing_counts listings() const noexcept { return listings_; }
 
 private:
+    /// Most circles listed again on their own before a step lists everything again: each
+    /// costs a pass over every circle (about a fifth of a full listing per 64).
+    static constexpr std::size_t relist_at_most = 64;
+
+    enum class listing { kept, some, all };
     [[nodiscard]] float step_reach(std::size_t i, float dt) const;
-    [[nodiscard]] bool lists_hold(float dt) const;
+    [[nodiscard]] listing listing_needed(float dt);
     void list_contacts(float dt);
+    void relist_leavers(float dt);
     void list_box_contacts();
+    void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
     void substep(float h, const detail::kernel_table& kernels);
     world_options options_;
     aligned_floats x_, y_, radius_, inverse_mass_, vx_, vy_;
@@ -132,6 +151,13 @@ private:
     std::vector<float> listed_x_, listed_y_, listed_radius_, listed_inverse_mass_, listed_margin_;
     bool boxes_changed_ = true;
     std::vector<circle_pair> touching_pairs_; // the pairs in contact at a substep's start
+    // Partial listing: the circles that would leave their margins (ascending), a flag per
+    // circle for them, what is near one of them, and the lists' new entries.
+    std::vector<std::uint32_t> leavers_;
+    std::vector<std::uint8_t> is_leaver_;
+    std::vector<std::uint8_t> near_;
+    std::vector<circle_pair> new_pairs_, merged_;
+    listing_counts listings_;
 };
 
 } // namespace simdcollide
