@@ -106,6 +106,17 @@ std::size_t contact_unchecked(const kernel_table& t, circles_cview c,
                                         workspace.scratch.data());
 }
 
+std::size_t touches_unchecked(const kernel_table& t, particles_view c,
+                              std::span<const circle_pair> pairs, const touch_parameters& p,
+                              world_touch* touches, circle_pair* touching,
+                              separation_workspace& workspace) {
+    if (workspace.scratch.size() < 8 * c.count) {
+        workspace.scratch.resize(8 * c.count);
+    }
+    return t.world.pair_touches(c, pairs.data(), pairs.size(), p, touches, touching,
+                                workspace.scratch.data());
+}
+
 std::size_t separate_unchecked(const kernel_table& t, particles_view c,
                                std::span<const circle_pair> pairs, separation_weighting mode,
                                separation_workspace& workspace) {

@@ -12,6 +12,7 @@
 #include <simdcollide/response.hpp>
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
+#include <simdcollide/world.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -51,11 +52,23 @@ struct response_kernels_table {
                                  response_parameters);
 };
 
+struct world_kernels_table {
+    /// The particle world's phase 2 for its listed circle pairs (world.hpp): each pair's
+    /// contact, and for those in contact (depth > 0), in list order, the world_touch the
+    /// impulse loop needs into touches[] and the pair into touching[]; returns how many.
+    /// Both outputs have room for pair_count; entries past the count are scratch. `scratch`
+    /// holds 8 floats per circle, 16-byte aligned.
+    std::size_t (*pair_touches)(particles_view, const circle_pair* pairs, std::size_t pair_count,
+                                const touch_parameters& p, world_touch* touches,
+                                circle_pair* touching, float* scratch);
+};
+
 struct kernel_table {
     isa id;
     circle_aabb_kernels_table circle_aabb;
     circle_circle_kernels_table circle_circle;
     response_kernels_table response;
+    world_kernels_table world;
 };
 
 /// The reference implementation's table (kernels/reference/).

@@ -25,4 +25,12 @@ std::size_t separate_unchecked(const kernel_table& t, particles_view circles,
                                std::span<const circle_pair> pairs, separation_weighting mode,
                                separation_workspace& workspace);
 
+/// The world's phase 2 (kernel_table.hpp, world_kernels_table::pair_touches) on table `t`,
+/// unchecked: every index below circles.count; touches and touching have room for
+/// pairs.size() each.
+std::size_t touches_unchecked(const kernel_table& t, particles_view circles,
+                              std::span<const circle_pair> pairs, const touch_parameters& p,
+                              world_touch* touches, circle_pair* touching,
+                              separation_workspace& workspace);
+
 } // namespace simdcollide::detail

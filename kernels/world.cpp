@@ -25,6 +25,7 @@ namespace detail::world_impl {
 #include "reference/circle_aabb.inl"
 #include "reference/circle_circle.inl"
 #include "reference/response.inl"
+#include "reference/world.inl"
 } // namespace detail::world_impl
 
 namespace {
@@ -32,8 +33,8 @@ namespace {
 namespace impl = detail::world_impl;
 
 // impl::max_ps(a, b) = a > b ? a : b, without a branch. GCC 12 compiles that expression
-// against a constant 0 into a compare and a jump, and whether a contact's impulse or approach
-// is positive is close to random: in a profile of the benchmark pile, the mispredicted jumps
+// against a constant 0 into a compare and a jump, and whether a contact's impulse is
+// positive is close to random: in a profile of the benchmark pile, the mispredicted jumps
 // were the costliest instructions of the impulse loop. x86's maxss is this exact function
 // (the second operand wins ties and NaN).
 float max_ps_branchless(float a, float b) {
@@ -52,9 +53,8 @@ float max_ps_branchless(float a, float b) {
 // normal velocity is raised to e times the approach speed before the substep's corrections
 // (never lowered), and Coulomb friction is bounded by mu times the whole normal impulse,
 // the one the position correction amounted to included. n runs from A to B; v = vB - vA.
-// What does not change within the substep is worked out once, in touch_of: the loop that
-// applies the impulses is a chain (each sees the last's velocities), and a division in it
-// would lengthen every link.
+// What does not change within the substep is worked out once, in phase 2 (touch_of in
+// reference/world.inl).
 struct contact_impulse {
     float x;
     float y;
@@ -68,24 +68,6 @@ contact_impulse world_impulse_of(const detail::world_touch& t, float vx, float v
     const float limit = t.corrected_limit + friction * j;
     const float jt = impl::max_ps(-limit, impl::min_ps(-vt * t.inverse_total, limit));
     return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty};
-}
-
-// A contact of phase 2 for phase 6: weights wa (0 for a box) and wb, normal, depth and
-// approach speed vn0 (< 0 when closing); inverse_h is 1 / h.
-detail::world_touch touch_of(std::uint32_t a, std::uint32_t b, float wa, float wb, float normal_x,
-                             float normal_y, float depth, float approach, float inverse_h,
-                             response_parameters p) {
-    const float total = wa + wb;
-    const float inverse_total = total > 0.0F ? 1.0F / total : 0.0F;
-    return {a,
-            b,
-            wa,
-            wb,
-            normal_x,
-            normal_y,
-            inverse_total,
-            p.restitution * max_ps_branchless(-approach, 0.0F),
-            p.friction * (depth * inverse_h) * inverse_total};
 }
 
 } // namespace
@@ -337,8 +319,7 @@ void particle_world::relist_leavers(float dt) {
 void particle_world::substep(float h, const detail::kernel_table& kernels) {
     const particles_view p = particles();
     const std::size_t n = size();
-    const response_parameters response{options_.restitution, options_.friction};
-    const float inverse_h = 1.0F / h;
+    const detail::touch_parameters touch{options_.restitution, options_.friction, 1.0F / h};
 
     // 1. Semi-implicit Euler: velocity first, then position with the new velocity.
     for (std::size_t i = 0; i < n; ++i) {
@@ -352,27 +333,13 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     moved_from_x_.assign(p.x, p.x + n);
     moved_from_y_.assign(p.y, p.y + n);
 
-    // 2. The contacts now: listed circle pairs (contact over the pair list) and listed boxes,
-    // each with its normal, depth and approach speed. Branch-free compaction (whether a
-    // listed pair touches is close to random): every pair is written, and the end of the
-    // list advances only for a contact.
-    pair_contacts_.resize(pairs_.size());
-    detail::contact_unchecked(kernels, circles_cview(p.x, p.y, p.radius, n), pairs_,
-                              pair_contacts_.view(), workspace_);
+    // 2. The contacts now: the listed circle pairs in contact (one kernel: their contacts,
+    // and for those in contact what phase 6 needs, in list order) and the listed boxes, each
+    // with its normal, depth and approach speed.
     pair_touching_.resize(pairs_.size());
     touching_pairs_.resize(pairs_.size());
-    std::size_t touching = 0;
-    for (std::size_t k = 0; k < pairs_.size(); ++k) {
-        const std::uint32_t a = pairs_[k].a;
-        const std::uint32_t b = pairs_[k].b;
-        const float nx = pair_contacts_.normal_x[k];
-        const float ny = pair_contacts_.normal_y[k];
-        const float approach = (p.vx[b] - p.vx[a]) * nx + (p.vy[b] - p.vy[a]) * ny;
-        pair_touching_[touching] = touch_of(a, b, p.inverse_mass[a], p.inverse_mass[b], nx, ny,
-                                            pair_contacts_.depth[k], approach, inverse_h, response);
-        touching_pairs_[touching] = pairs_[k];
-        touching += pair_contacts_.depth[k] > 0.0F ? 1 : 0;
-    }
+    const std::size_t touching = detail::touches_unchecked(
+        kernels, p, pairs_, touch, pair_touching_.data(), touching_pairs_.data(), workspace_);
     pair_touching_.resize(touching);
     touching_pairs_.resize(touching);
     box_touching_.clear();
@@ -388,8 +355,8 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
         const impl::contact_result c = contact_with(cb);
         if (c.hit && c.depth > 0.0F) {
             const float approach = p.vx[i] * c.normal_x + p.vy[i] * c.normal_y;
-            box_touching_.push_back(touch_of(cb.b, i, 0.0F, p.inverse_mass[i], c.normal_x,
-                                             c.normal_y, c.depth, approach, inverse_h, response));
+            box_touching_.push_back(impl::touch_of(cb.b, i, 0.0F, p.inverse_mass[i], c.normal_x,
+                                                   c.normal_y, c.depth, approach, touch));
         }
     }
 

@@ -281,6 +281,58 @@ TEST_P(circle_circle_simd, pair_list_contact_matches_reference) {
     }
 }
 
+// The world's phase 2 over a pair list (kernel_table.hpp, pair_touches): the same touches,
+// field by field, in the same order, and the same pairs, on piles with static circles,
+// coincident centres, repeated pairs, random velocities, and lengths around the lane
+// counts; for restitution and friction zero and not.
+TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const auto& ref = detail::reference_table();
+    for (const std::size_t n : {std::size_t{2}, std::size_t{5}, std::size_t{9}, std::size_t{17},
+                                std::size_t{40}, std::size_t{1000}}) {
+        pile scene(n, static_cast<std::uint32_t>(n) + 7);
+        std::mt19937 rng(static_cast<std::uint32_t>(n));
+        std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
+        for (std::size_t i = 0; i < n; ++i) {
+            scene.vx[i] = unit(rng);
+            scene.vy[i] = i % 5 == 0 ? 0.0F : unit(rng);
+        }
+        for (const detail::touch_parameters p : {detail::touch_parameters{0.0F, 0.0F, 240.0F},
+                                                 detail::touch_parameters{0.7F, 0.4F, 60.0F}}) {
+            for (std::size_t count = 0; count <= scene.pairs.size();
+                 count += count < 20 ? 1 : scene.pairs.size() / 3 + 1) {
+                aligned_floats scratch(8 * n);
+                std::vector<detail::world_touch> want(count), got(count);
+                std::vector<circle_pair> want_pairs(count), got_pairs(count);
+                const std::size_t want_n =
+                    ref.world.pair_touches(scene.view(), scene.pairs.data(), count, p, want.data(),
+                                           want_pairs.data(), scratch.data());
+                const std::size_t got_n =
+                    table.world.pair_touches(scene.view(), scene.pairs.data(), count, p, got.data(),
+                                             got_pairs.data(), scratch.data());
+                ASSERT_EQ(got_n, want_n) << "n=" << n << " count=" << count;
+                for (std::size_t k = 0; k < want_n; ++k) {
+                    EXPECT_EQ(got[k].a, want[k].a) << k;
+                    EXPECT_EQ(got[k].b, want[k].b) << k;
+                    EXPECT_EQ(got_pairs[k].a, want_pairs[k].a) << k;
+                    EXPECT_EQ(got_pairs[k].b, want_pairs[k].b) << k;
+                    EXPECT_SAME_BITS(got[k].wa, want[k].wa, "wa", k);
+                    EXPECT_SAME_BITS(got[k].wb, want[k].wb, "wb", k);
+                    EXPECT_SAME_BITS(got[k].normal_x, want[k].normal_x, "normal_x", k);
+                    EXPECT_SAME_BITS(got[k].normal_y, want[k].normal_y, "normal_y", k);
+                    EXPECT_SAME_BITS(got[k].inverse_total, want[k].inverse_total, "inverse", k);
+                    EXPECT_SAME_BITS(got[k].target, want[k].target, "target", k);
+                    EXPECT_SAME_BITS(got[k].corrected_limit, want[k].corrected_limit, "limit", k);
+                }
+                if (count == scene.pairs.size() && n >= 40) {
+                    EXPECT_GT(want_n, count / 4); // the pile does touch
+                    EXPECT_LT(want_n, count);     // and not everywhere
+                }
+            }
+        }
+    }
+}
+
 TEST_P(circle_circle_simd, velocity_response_matches_reference) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table();

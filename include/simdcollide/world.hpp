@@ -69,6 +69,13 @@ struct world_touch {
     float target;          // normal speed restitution aims for, e * max(-vn0, 0)
     float corrected_limit; // mu * the normal impulse of the position correction
 };
+
+/// What phase 2 needs besides the contacts: restitution e, friction mu and 1 / h.
+struct touch_parameters {
+    float restitution;
+    float friction;
+    float inverse_h;
+};
 } // namespace detail
 
 /// How a world steps. The defaults suit particles of radius about 0.1 to 1 in metres.
@@ -140,8 +147,7 @@ private:
     pair_finder finder_;
     separation_workspace workspace_;
     std::vector<circle_pair> pairs_;
-    std::vector<circle_pair> box_contacts_; // (circle, box)
-    contact_set pair_contacts_;
+    std::vector<circle_pair> box_contacts_;          // (circle, box)
     std::vector<detail::world_touch> pair_touching_; // circle pairs in contact (phase 2)
     std::vector<detail::world_touch> box_touching_;  // (box, circle) in contact (phase 2)
     std::vector<float> moved_from_x_, moved_from_y_; // positions after integration

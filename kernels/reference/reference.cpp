@@ -11,6 +11,7 @@
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/response.hpp>
 #include <simdcollide/soa.hpp>
+#include <simdcollide/world.hpp>
 
 namespace simdcollide::detail::reference_impl {
 // minmax.inl first: the others use it.
@@ -19,6 +20,7 @@ namespace simdcollide::detail::reference_impl {
 #include "reference/circle_aabb.inl"
 #include "reference/circle_circle.inl"
 #include "reference/response.inl"
+#include "reference/world.inl"
 } // namespace simdcollide::detail::reference_impl
 
 namespace simdcollide::detail {
@@ -46,6 +48,9 @@ const kernel_table& reference_table() noexcept {
         {
             &reference_impl::respond_circle_aabb_loop,
             &reference_impl::respond_circle_circle_loop,
+        },
+        {
+            &reference_impl::pair_touches_loop,
         },
     };
     return table;

@@ -8,6 +8,7 @@
 
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/soa.hpp>
+#include <simdcollide/world.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -260,6 +261,55 @@ struct circle_circle {
             }
         }
         return hits.total();
+    }
+
+    // The world's phase 2 for circle pairs (reference pair_touches_loop): the circles packed
+    // as (x, y, radius, inverse mass) and (vx, vy, -, -) records, W pairs gathered at a time,
+    // each lane's touch computed as the reference's touch_of does, and the lanes in contact
+    // written in order, branch-free: every lane is written, and the end of the output
+    // advances only past those in contact.
+    static std::size_t pair_touches(particles_view c, const circle_pair* pairs,
+                                    std::size_t pair_count, const detail::touch_parameters& p,
+                                    detail::world_touch* touches, circle_pair* touching,
+                                    float* scratch) {
+        using R = records<Arch>;
+        float* const bodies = scratch;
+        float* const moving = scratch + std::size_t{4} * c.count;
+        pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
+        pack(c.vx, c.vy, c.vx, c.vy, c.count, moving);
+        const F zero(0.0F);
+        const F restitution(p.restitution);
+        const F friction(p.friction);
+        const F inverse_h(p.inverse_h);
+        std::size_t count = 0;
+        for (std::size_t first = 0; first < pair_count; first += width) {
+            const pair_block q = pair_block_at(pairs, pair_count, first);
+            const typename R::fields a = R::load(bodies, q.a);
+            const typename R::fields b = R::load(bodies, q.b);
+            const contact_result k = contact_of(a.f0, a.f1, a.f2, b.f0, b.f1, b.f2);
+            const M in_contact = both<Arch>(k.hit, k.depth > zero);
+            const typename R::fields va = R::load(moving, q.a);
+            const typename R::fields vb = R::load(moving, q.b);
+            const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
+            const F total = a.f3 + b.f3;
+            const F inverse_total = pick<Arch>(total > zero, divide<Arch>(F(1.0F), total), zero);
+            alignas(64) float field[7][width];
+            a.f3.store_aligned(field[0]);
+            b.f3.store_aligned(field[1]);
+            k.normal_x.store_aligned(field[2]);
+            k.normal_y.store_aligned(field[3]);
+            inverse_total.store_aligned(field[4]);
+            (restitution * max_ps<Arch>(-approach, zero)).store_aligned(field[5]);
+            (friction * (k.depth * inverse_h) * inverse_total).store_aligned(field[6]);
+            const std::uint32_t bits = lane_bits<Arch>(in_contact);
+            for (std::size_t j = 0; j < q.count; ++j) {
+                touches[count] = {q.a[j],      q.b[j],      field[0][j], field[1][j], field[2][j],
+                                  field[3][j], field[4][j], field[5][j], field[6][j]};
+                touching[count] = {q.a[j], q.b[j]};
+                count += (bits >> j) & 1U;
+            }
+        }
+        return count;
     }
 
     static void store_pair_block(const pair_block& p, std::size_t first, const contacts_view& out,

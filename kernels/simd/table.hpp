@@ -38,6 +38,9 @@ const kernel_table& simd_table() noexcept {
             &simd::response<Arch>::circle_aabb,
             &simd::response<Arch>::circle_circle,
         },
+        {
+            &simd::circle_circle<Arch>::pair_touches,
+        },
     };
     return table;
 }

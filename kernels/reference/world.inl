@@ -1,0 +1,48 @@
+// The scalar reference for the particle world's phase 2 (world.hpp): what the impulse loop
+// needs of each contact. Included in a namespace with the other reference .inl files (see
+// circle_aabb.inl); needs minmax.inl, circle_circle.inl and <simdcollide/world.hpp>.
+
+// A contact for phase 6: weights wa (0 for a box) and wb, normal, depth and approach speed
+// vn0 (< 0 when closing). What does not change within the substep is worked out here once:
+// the loop that applies the impulses is a chain (each sees the last's velocities), and a
+// division in it would lengthen every link.
+inline simdcollide::detail::world_touch touch_of(std::uint32_t a, std::uint32_t b, float wa,
+                                                 float wb, float normal_x, float normal_y,
+                                                 float depth, float approach,
+                                                 const simdcollide::detail::touch_parameters& p) {
+    const float total = wa + wb;
+    const float inverse_total = total > 0.0F ? 1.0F / total : 0.0F;
+    return {a,
+            b,
+            wa,
+            wb,
+            normal_x,
+            normal_y,
+            inverse_total,
+            p.restitution * max_ps(-approach, 0.0F),
+            p.friction * (depth * p.inverse_h) * inverse_total};
+}
+
+// Every listed pair's contact; those in contact, in list order, to touches and touching.
+inline std::size_t pair_touches_loop(simdcollide::particles_view c,
+                                     const simdcollide::circle_pair* pairs, std::size_t pair_count,
+                                     const simdcollide::detail::touch_parameters& p,
+                                     simdcollide::detail::world_touch* touches,
+                                     simdcollide::circle_pair* touching, float* /*scratch*/) {
+    std::size_t count = 0;
+    for (std::size_t k = 0; k < pair_count; ++k) {
+        const std::uint32_t i = pairs[k].a;
+        const std::uint32_t j = pairs[k].b;
+        const circle_circle_contact t =
+            circle_contact_of(c.x[i], c.y[i], c.radius[i], c.x[j], c.y[j], c.radius[j]);
+        if (t.depth > 0.0F) { // zero when there is no contact
+            const float approach =
+                (c.vx[j] - c.vx[i]) * t.normal_x + (c.vy[j] - c.vy[i]) * t.normal_y;
+            touches[count] = touch_of(i, j, c.inverse_mass[i], c.inverse_mass[j], t.normal_x,
+                                      t.normal_y, t.depth, approach, p);
+            touching[count] = pairs[k];
+            ++count;
+        }
+    }
+    return count;
+}
