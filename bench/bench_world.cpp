@@ -2,6 +2,8 @@
 //   world/step/<impl>/<n>                  one step (4 substeps) of a settled pile
 //   world/find_pairs/dispatch/<n>          the circle-circle broad phase alone
 //   world/separate/<impl>/<n>              one pair-list separation of the pile's pairs
+//   world/touches/<impl>/<n>               phase 2 for the pile's pairs (contacts, impulse
+//                                          records of those in contact); items are pairs
 //   world/static_boxes/grid/<n>            the accelerated static-box phase
 //   world/static_boxes/brute_force/<n>     every box against every circle, SIMD (one-box kernel)
 //   static_boxes/<grid|brute_force>/<boxes> 10 000 circles against 10 .. 10 000 boxes
@@ -124,6 +126,31 @@ void find_pairs(benchmark::State& state, std::size_t n) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
+// The world's phase 2 for circle pairs (kernel_table.hpp, world.pair_touches) on the pile's
+// pairs, as a substep runs it; items are pairs.
+void touches_pile(benchmark::State& state, bool reference, std::size_t n) {
+    particle_world& world = settled(n);
+    pair_finder finder;
+    const std::span<const circle_pair> found = finder.find(world.particles());
+    const std::vector<circle_pair> pairs(found.begin(), found.end());
+    const detail::kernel_table& table =
+        reference ? detail::reference_table() : detail::active_table();
+    const detail::touch_parameters parameters{world.options().restitution, world.options().friction,
+                                              240.0F};
+    std::vector<detail::world_touch> touches(pairs.size());
+    std::vector<circle_pair> touching(pairs.size());
+    aligned_floats scratch(8 * n);
+    std::size_t count = 0;
+    for (auto _ : state) {
+        count = table.world.pair_touches(world.particles(), pairs.data(), pairs.size(), parameters,
+                                         touches.data(), touching.data(), scratch.data());
+        benchmark::DoNotOptimize(count);
+        benchmark::ClobberMemory();
+    }
+    state.counters["in_contact"] = static_cast<double>(count);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * pairs.size()));
+}
+
 void separate_pile(benchmark::State& state, bool reference, std::size_t n) {
     particle_world& world = settled(n);
     pair_finder finder;
@@ -216,6 +243,9 @@ bool register_all() {
             benchmark::RegisterBenchmark(name({"world/separate/", impl, size}).c_str(),
                                          separate_pile, reference, n)
                 ->UseManualTime()
+                ->Unit(benchmark::kMicrosecond);
+            benchmark::RegisterBenchmark(name({"world/touches/", impl, size}).c_str(), touches_pile,
+                                         reference, n)
                 ->Unit(benchmark::kMicrosecond);
         }
         benchmark::RegisterBenchmark(name({"world/find_pairs/dispatch", size}).c_str(), find_pairs,

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -281,36 +282,106 @@ struct circle_circle {
         const F restitution(p.restitution);
         const F friction(p.friction);
         const F inverse_h(p.inverse_h);
-        std::size_t count = 0;
-        for (std::size_t first = 0; first < pair_count; first += width) {
-            const pair_block q = pair_block_at(pairs, pair_count, first);
+        // A block's touch fields (wa, wb, normal x and y, inverse total, target, corrected
+        // limit: world_touch after the two indices), and which lanes are in contact.
+        struct block_touches {
+            F field[7];
+            std::uint32_t in_contact;
+        };
+        const auto touches_of = [&](const pair_block& q) {
             const typename R::fields a = R::load(bodies, q.a);
             const typename R::fields b = R::load(bodies, q.b);
             const contact_result k = contact_of(a.f0, a.f1, a.f2, b.f0, b.f1, b.f2);
-            const M in_contact = both<Arch>(k.hit, k.depth > zero);
             const typename R::fields va = R::load(moving, q.a);
             const typename R::fields vb = R::load(moving, q.b);
             const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
             const F total = a.f3 + b.f3;
             const F inverse_total = pick<Arch>(total > zero, divide<Arch>(F(1.0F), total), zero);
+            return block_touches{{a.f3, b.f3, k.normal_x, k.normal_y, inverse_total,
+                                  restitution * max_ps<Arch>(-approach, zero),
+                                  friction * (k.depth * inverse_h) * inverse_total},
+                                 lane_bits<Arch>(both<Arch>(k.hit, k.depth > zero))};
+        };
+        std::size_t count = 0;
+        const auto write = [&](const pair_block& q, const block_touches& t) {
+#if defined(__x86_64__)
+            if constexpr (is_avx<Arch>) {
+                if (q.count == width) {
+                    write_transposed(q, t.field, t.in_contact, touches, touching, count);
+                    return;
+                }
+            }
+#endif
             alignas(64) float field[7][width];
-            a.f3.store_aligned(field[0]);
-            b.f3.store_aligned(field[1]);
-            k.normal_x.store_aligned(field[2]);
-            k.normal_y.store_aligned(field[3]);
-            inverse_total.store_aligned(field[4]);
-            (restitution * max_ps<Arch>(-approach, zero)).store_aligned(field[5]);
-            (friction * (k.depth * inverse_h) * inverse_total).store_aligned(field[6]);
-            const std::uint32_t bits = lane_bits<Arch>(in_contact);
+            for (std::size_t f = 0; f < 7; ++f) {
+                t.field[f].store_aligned(field[f]);
+            }
             for (std::size_t j = 0; j < q.count; ++j) {
                 touches[count] = {q.a[j],      q.b[j],      field[0][j], field[1][j], field[2][j],
                                   field[3][j], field[4][j], field[5][j], field[6][j]};
                 touching[count] = {q.a[j], q.b[j]};
-                count += (bits >> j) & 1U;
+                count += (t.in_contact >> j) & 1U;
             }
+        };
+        // Two blocks per round, as in pair_corrections: each block's square root and
+        // divisions are a long chain of latency, and two chains overlap.
+        for (std::size_t first = 0; first < pair_count; first += 2 * width) {
+            const pair_block one = pair_block_at(pairs, pair_count, first);
+            const pair_block two = pair_block_at(pairs, pair_count, first + width);
+            const block_touches one_touches = touches_of(one);
+            const block_touches two_touches = touches_of(two);
+            write(one, one_touches);
+            write(two, two_touches);
         }
         return count;
     }
+
+#if defined(__x86_64__)
+    // AVX: a whole block's world_touch records by an 8 x 8 transpose of the indices (as
+    // float bits) and the first six fields, one 32-byte store per lane, then the last field;
+    // each lane at the current end of the output, which advances past lanes in contact.
+    static void write_transposed(const pair_block& q, const F (&field)[7], std::uint32_t in_contact,
+                                 detail::world_touch* touches, circle_pair* touching,
+                                 std::size_t& count) {
+        static_assert(sizeof(detail::world_touch) == 36 &&
+                      offsetof(detail::world_touch, corrected_limit) == 32);
+        using wide = typename F::register_type;
+        alignas(32) float index_bits[2][width];
+        std::memcpy(index_bits[0], q.a, sizeof q.a);
+        std::memcpy(index_bits[1], q.b, sizeof q.b);
+        const wide row[8] = {F::load_aligned(index_bits[0]),
+                             F::load_aligned(index_bits[1]),
+                             field[0],
+                             field[1],
+                             field[2],
+                             field[3],
+                             field[4],
+                             field[5]};
+        wide t[8];
+        wide u[8];
+        for (std::size_t h = 0; h < 8; h += 4) { // rows h..h+3: their fields of lanes j, j + 4
+            t[h + 0] = _mm256_unpacklo_ps(row[h + 0], row[h + 1]);
+            t[h + 1] = _mm256_unpackhi_ps(row[h + 0], row[h + 1]);
+            t[h + 2] = _mm256_unpacklo_ps(row[h + 2], row[h + 3]);
+            t[h + 3] = _mm256_unpackhi_ps(row[h + 2], row[h + 3]);
+            u[h + 0] = _mm256_shuffle_ps(t[h + 0], t[h + 2], 0x44); // lanes 0 | 4
+            u[h + 1] = _mm256_shuffle_ps(t[h + 0], t[h + 2], 0xEE); // lanes 1 | 5
+            u[h + 2] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0x44); // lanes 2 | 6
+            u[h + 3] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0xEE); // lanes 3 | 7
+        }
+        alignas(32) float limit[width];
+        field[6].store_aligned(limit);
+        for (std::size_t j = 0; j < width; ++j) {
+            const wide record = j < 4 ? _mm256_permute2f128_ps(u[j], u[j + 4], 0x20)
+                                      : _mm256_permute2f128_ps(u[j - 4], u[j], 0x31);
+            float* out = reinterpret_cast<float*>(touches + count); // a may_alias store
+            _mm256_storeu_ps(out, record);
+            out[8] = limit[j];
+            touching[count] = {q.a[j], q.b[j]};
+            count += (in_contact >> j) & 1U;
+        }
+    }
+#endif
 
     static void store_pair_block(const pair_block& p, std::size_t first, const contacts_view& out,
                                  const contact_result& k, lane_counter<Arch>& hits) {
