@@ -393,14 +393,17 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // seeing the last's result. The pairs go in four interleaved runs (k, k + q, k + 2q,
     // k + 3q for q a quarter of the list): pairs far apart in the list rarely share a
     // circle, so the CPU can work on them at once instead of waiting for each one's result.
-    for (const detail::world_touch& t : box_touching_) {
-        const contact_impulse j = world_impulse_of(t, p.vx[t.b], p.vy[t.b], options_.friction);
+    // Copies, not references, of the friction and of each record: a store to a velocity
+    // could alias them for all GCC knows, and it would load them again after every store.
+    const float friction = options_.friction;
+    for (const detail::world_touch t : box_touching_) {
+        const contact_impulse j = world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction);
         p.vx[t.b] += j.x * t.wb;
         p.vy[t.b] += j.y * t.wb;
     }
-    const auto respond = [&](const detail::world_touch& t) {
+    const auto respond = [&](const detail::world_touch t) {
         const contact_impulse j =
-            world_impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a], options_.friction);
+            world_impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a], friction);
         if (t.wa > 0.0F) {
             p.vx[t.a] -= j.x * t.wa;
             p.vy[t.a] -= j.y * t.wa;
