@@ -12,7 +12,6 @@
 #include <simdcollide/soa.hpp>
 #include <xsimd/xsimd.hpp>
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -287,7 +286,9 @@ private:
         if constexpr (floats<Arch>::size == 4) {
             return static_cast<std::size_t>((0x4332322132212110ULL >> (bits * 4U)) & 0xFU);
         } else {
-            return static_cast<std::size_t>(std::popcount(bits));
+            // The builtin, not std::popcount: at -O0 that is an out-of-line function template,
+            // a weak symbol the AVX2 and AVX-512 objects would share (see top).
+            return static_cast<std::size_t>(__builtin_popcount(bits));
         }
     }
     std::size_t total_ = 0;
