@@ -32,7 +32,9 @@
 //      normal velocity now: a normal impulse j = max(e * max(-vn0, 0) - vn, 0) / W raises
 //      vn to e times the approach speed (position-based restitution); friction removes
 //      tangential relative velocity, |jt| <= mu * (depth * (1 / h) / W + j), the first term
-//      being the normal impulse the position correction amounted to (Coulomb).
+//      being the normal impulse the position correction amounted to (Coulomb). (In floats,
+//      each division here is a multiplication by a reciprocal worked out once per contact
+//      or per substep: 1 / W, 1 / h.)
 // A circle carried further than its margin within one step (by corrections, say one born
 // inside a box) can meet one it was not listed with; that contact acts from the next
 // listing. The collision phases are public functions too (pair_finder::find, contact and
@@ -130,7 +132,7 @@ public:
 
 private:
     /// Most circles listed again on their own before a step lists everything again: each
-    /// costs a pass over every circle (about a fifth of a full listing per 64).
+    /// costs a (vectorised) pass over every circle.
     static constexpr std::size_t relist_at_most = 64;
 
     enum class listing { kept, some, all };
