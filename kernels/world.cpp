@@ -265,12 +265,14 @@ void particle_world::relist_leavers(float dt) {
     const auto involves_leaver = [&](const circle_pair& q) {
         return is_leaver_[q.a] != 0 || is_leaver_[q.b] != 0;
     };
+    const auto before = [](circle_pair l, circle_pair r) {
+        return l.a != r.a ? l.a < r.a : l.b < r.b;
+    };
     const auto merge_in = [&](std::vector<circle_pair>& list) {
-        std::sort(new_pairs_.begin(), new_pairs_.end(),
-                  [](circle_pair l, circle_pair r) { return l.a != r.a ? l.a < r.a : l.b < r.b; });
+        std::sort(new_pairs_.begin(), new_pairs_.end(), before);
         merged_.resize(list.size() + new_pairs_.size());
         std::merge(list.begin(), list.end(), new_pairs_.begin(), new_pairs_.end(), merged_.begin(),
-                   [](circle_pair l, circle_pair r) { return l.a != r.a ? l.a < r.a : l.b < r.b; });
+                   before);
         list.swap(merged_);
     };
 
