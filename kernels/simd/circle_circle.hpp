@@ -374,9 +374,10 @@ struct circle_circle {
         for (std::size_t j = 0; j < width; ++j) {
             const wide record = j < 4 ? _mm256_permute2f128_ps(u[j], u[j + 4], 0x20)
                                       : _mm256_permute2f128_ps(u[j - 4], u[j], 0x31);
-            float* out = reinterpret_cast<float*>(touches + count); // a may_alias store
-            _mm256_storeu_ps(out, record);
-            out[8] = limit[j];
+            // Bytes 0 to 31 of the record (an intrinsic store may alias anything), then the last
+            // field.
+            _mm256_storeu_ps(reinterpret_cast<float*>(touches + count), record);
+            touches[count].corrected_limit = limit[j];
             touching[count] = {q.a[j], q.b[j]};
             count += (in_contact >> j) & 1U;
         }
