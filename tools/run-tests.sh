@@ -5,7 +5,7 @@
 #      under qemu as a Core 2 and a Nehalem, CPUs without AVX);
 #   2. Debug build with AddressSanitizer and UndefinedBehaviorSanitizer, every test but
 #      the qemu ones (the sanitizers' runtimes do not run under qemu-user) and the 10 000
-#      circle soak (about a minute in Release, far longer at -O0 with sanitizers; a 500
+#      circle soak (about ten seconds in Release, far longer at -O0 with sanitizers; a 500
 #      circle pile runs in its place);
 #   3. on x86-64, a cross build for aarch64 (NEON) and every test but the soak under
 #      qemu-aarch64: the NEON path held to the reference bit for bit.
