@@ -126,13 +126,18 @@ void find_pairs(benchmark::State& state, std::size_t n) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
+// The settled pile's overlapping pairs, as the phase benchmarks below take them.
+std::vector<circle_pair> pile_pairs(particle_world& world) {
+    pair_finder finder;
+    const std::span<const circle_pair> found = finder.find(world.particles());
+    return {found.begin(), found.end()};
+}
+
 // The world's phase 2 for circle pairs (kernel_table.hpp, world.pair_touches) on the pile's
 // pairs, as a substep runs it; items are pairs.
 void touches_pile(benchmark::State& state, bool reference, std::size_t n) {
     particle_world& world = settled(n);
-    pair_finder finder;
-    const std::span<const circle_pair> found = finder.find(world.particles());
-    const std::vector<circle_pair> pairs(found.begin(), found.end());
+    const std::vector<circle_pair> pairs = pile_pairs(world);
     const detail::kernel_table& table =
         reference ? detail::reference_table() : detail::active_table();
     const detail::touch_parameters parameters{world.options().restitution, world.options().friction,
@@ -153,9 +158,7 @@ void touches_pile(benchmark::State& state, bool reference, std::size_t n) {
 
 void separate_pile(benchmark::State& state, bool reference, std::size_t n) {
     particle_world& world = settled(n);
-    pair_finder finder;
-    const std::span<const circle_pair> found = finder.find(world.particles());
-    const std::vector<circle_pair> pairs(found.begin(), found.end());
+    const std::vector<circle_pair> pairs = pile_pairs(world);
     const particles_view p = world.particles();
     const std::vector<float> x(p.x, p.x + n), y(p.y, p.y + n);
     separation_workspace workspace;

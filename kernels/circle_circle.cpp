@@ -96,25 +96,29 @@ std::size_t separate_list_with(const detail::kernel_table& t, particles_view c,
 
 namespace detail {
 
+namespace {
+// The workspace's scratch with room for `floats`, grown only when it has less.
+float* scratch_of(separation_workspace& workspace, std::size_t floats) {
+    if (workspace.scratch.size() < floats) {
+        workspace.scratch.resize(floats);
+    }
+    return workspace.scratch.data();
+}
+} // namespace
+
 std::size_t contact_unchecked(const kernel_table& t, circles_cview c,
                               std::span<const circle_pair> pairs, contacts_view out,
                               separation_workspace& workspace) {
-    if (workspace.scratch.size() < 4 * c.count) {
-        workspace.scratch.resize(4 * c.count);
-    }
     return t.circle_circle.pair_contact(c, pairs.data(), pairs.size(), out,
-                                        workspace.scratch.data());
+                                        scratch_of(workspace, 4 * c.count));
 }
 
 std::size_t touches_unchecked(const kernel_table& t, particles_view c,
                               std::span<const circle_pair> pairs, const touch_parameters& p,
                               world_touch* touches, circle_pair* touching,
                               separation_workspace& workspace) {
-    if (workspace.scratch.size() < 8 * c.count) {
-        workspace.scratch.resize(8 * c.count);
-    }
     return t.world.pair_touches(c, pairs.data(), pairs.size(), p, touches, touching,
-                                workspace.scratch.data());
+                                scratch_of(workspace, 8 * c.count));
 }
 
 std::size_t separate_unchecked(const kernel_table& t, particles_view c,

@@ -1,6 +1,7 @@
-// The pair-list kernels without their argument checks, for library code whose pair lists
-// are valid by construction (the particle world, whose pairs come from pair_finder): the
-// checks cost a pass over the list per call, three calls per substep.
+// The pair-list kernels without their argument checks: the public calls run them after
+// checking, and the particle world, whose pairs come from pair_finder and are valid by
+// construction, runs them directly (the checks cost a pass over the list per call, three
+// calls per substep).
 #pragma once
 
 #include "kernel_table.hpp"

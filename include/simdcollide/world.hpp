@@ -136,7 +136,8 @@ private:
     static constexpr std::size_t relist_at_most = 64;
 
     enum class listing { kept, some, all };
-    [[nodiscard]] float step_reach(std::size_t i, float dt) const;
+    [[nodiscard]] float step_fall(float dt) const;
+    [[nodiscard]] float step_reach(std::size_t i, float dt, float fall) const;
     [[nodiscard]] listing listing_needed(float dt);
     void list_contacts(float dt);
     void relist_leavers(float dt);
