@@ -15,15 +15,20 @@
 // the top row to fall to the floor, plus a second, then until the mean squared speed is
 // below 0.01) before timing. Settling 10 000 circles
 // takes seconds here, 100 000 minutes, 1 000 000 hours: the larger ones run only when a
-// filter asks for them.
+// filter asks for them. SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there
+// (pile-<n>.bin), so that each size settles once.
 #include "bench_support.hpp"
 
 #include <simdcollide/world.hpp>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -73,11 +78,96 @@ std::unique_ptr<particle_world> make_scene(std::size_t n) {
     return world;
 }
 
+// A settled pile on disk: its circles (x, y, radius, inverse mass, vx, vy) and boxes as
+// raw floats after a header, so that a long settle (100 000 circles: minutes; 1 000 000:
+// hours) is paid once. The listing state is not kept: the first step lists everything.
+constexpr std::string_view scene_magic = "simdcollide pile v1\n";
+
+std::string scene_path(std::size_t n) {
+    const char* dir = std::getenv("SIMDCOLLIDE_BENCH_SCENES");
+    if (dir == nullptr || *dir == '\0') {
+        return {};
+    }
+    std::string path(dir);
+    path.append("/pile-").append(std::to_string(n)).append(".bin");
+    return path;
+}
+
+void save_scene(particle_world& world, const std::string& path) {
+    std::ofstream out(path + ".part", std::ios::binary);
+    const auto put = [&](const void* data, std::size_t bytes) {
+        out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+    };
+    const particles_view p = world.particles();
+    const aabbs_view b = world.boxes().boxes();
+    const std::uint64_t counts[2] = {p.count, b.count};
+    put(scene_magic.data(), scene_magic.size());
+    put(counts, sizeof counts);
+    for (const float* field :
+         std::initializer_list<const float*>{p.x, p.y, p.radius, p.inverse_mass, p.vx, p.vy}) {
+        put(field, p.count * sizeof(float));
+    }
+    for (const float* field :
+         std::initializer_list<const float*>{b.min_x, b.min_y, b.max_x, b.max_y}) {
+        put(field, b.count * sizeof(float));
+    }
+    out.close();
+    if (!out || std::rename((path + ".part").c_str(), path.c_str()) != 0) {
+        throw std::runtime_error("cannot write the settled scene " + path);
+    }
+}
+
+// The scene saved at path, or null when there is none, or it is not a pile of n circles.
+std::unique_ptr<particle_world> load_scene(const std::string& path, std::size_t n) {
+    std::ifstream in(path, std::ios::binary);
+    std::string magic(scene_magic.size(), '\0');
+    std::uint64_t counts[2] = {0, 0};
+    in.read(magic.data(), static_cast<std::streamsize>(magic.size()));
+    in.read(reinterpret_cast<char*>(counts), sizeof counts);
+    if (!in || magic != scene_magic || counts[0] != n || counts[1] > n) {
+        return nullptr;
+    }
+    const auto read = [&](std::size_t count) {
+        std::vector<float> field(count);
+        in.read(reinterpret_cast<char*>(field.data()),
+                static_cast<std::streamsize>(count * sizeof(float)));
+        return field;
+    };
+    std::vector<float> c[6];
+    for (std::vector<float>& field : c) {
+        field = read(n);
+    }
+    std::vector<float> b[4];
+    for (std::vector<float>& field : b) {
+        field = read(counts[1]);
+    }
+    if (!in) {
+        return nullptr;
+    }
+    auto world = std::make_unique<particle_world>();
+    world->set_boxes({b[0].data(), b[1].data(), b[2].data(), b[3].data(), counts[1]});
+    for (std::size_t i = 0; i < n; ++i) {
+        world->add_circle({c[0][i], c[1][i], c[2][i]}, c[3][i], c[4][i], c[5][i]);
+    }
+    return world;
+}
+
+// The settled pile of n circles, made on first use; with SIMDCOLLIDE_BENCH_SCENES set to a
+// directory, read from there when saved before, and saved there when made.
 particle_world& settled(std::size_t n) {
     static std::map<std::size_t, std::unique_ptr<particle_world>> scenes;
     std::unique_ptr<particle_world>& w = scenes[n];
     if (!w) {
-        w = make_scene(n);
+        const std::string path = scene_path(n);
+        if (!path.empty()) {
+            w = load_scene(path, n);
+        }
+        if (!w) {
+            w = make_scene(n);
+            if (!path.empty()) {
+                save_scene(*w, path);
+            }
+        }
     }
     return *w;
 }

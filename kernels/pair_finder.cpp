@@ -2,6 +2,7 @@
 #include <simdcollide/pair_finder.hpp>
 
 #include "arguments.hpp"
+#include "circle_grid.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,29 +19,10 @@ bool within_reach(float xi, float yi, float ri, float xj, float yj, float rj, fl
     return dx * dx + dy * dy < reach * reach;
 }
 
-bool finite_circle(float x, float y, float r) {
-    return std::isfinite(x) && std::isfinite(y) && std::isfinite(r);
-}
-
 void check(circles_cview c, float margin) {
     detail::require_fields("find_pairs", "circles", c.count, {c.x, c.y, c.radius});
     detail::require_margin("find_pairs", margin);
 }
-
-struct grid_shape {
-    double origin_x, origin_y, size;
-    std::int64_t columns, rows;
-
-    // Monotonic in v (see static_boxes.cpp): a <= b gives cell(a) <= cell(b).
-    std::int64_t column(float v) const { return clamp_cell((v - origin_x) / size, columns); }
-    std::int64_t row(float v) const { return clamp_cell((v - origin_y) / size, rows); }
-    static std::int64_t clamp_cell(double t, std::int64_t count) {
-        if (!(t >= 0.0)) {
-            return 0;
-        }
-        return t >= static_cast<double>(count - 1) ? count - 1 : static_cast<std::int64_t>(t);
-    }
-};
 
 } // namespace
 
@@ -48,84 +30,23 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
     check(c, margin);
     pairs_.clear();
     const std::size_t n = c.count;
-    cell_start_.assign(1, 0);
+    cells_.cell_start.assign(1, 0);
     if (n < 2) {
         return pairs_;
     }
-
     // Cell size from the typical radius; circles above r_small are searched separately.
-    std::vector<float> radii(c.radius, c.radius + n);
-    std::nth_element(radii.begin(), radii.begin() + static_cast<std::ptrdiff_t>(n / 2),
-                     radii.end());
-    float largest = 0.0F;
-    double lo_x = std::numeric_limits<double>::infinity(), lo_y = lo_x;
-    double hi_x = -lo_x, hi_y = -lo_x;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (finite_circle(c.x[i], c.y[i], c.radius[i])) {
-            largest = std::max(largest, c.radius[i]);
-            lo_x = std::min<double>(lo_x, c.x[i]);
-            lo_y = std::min<double>(lo_y, c.y[i]);
-            hi_x = std::max<double>(hi_x, c.x[i]);
-            hi_y = std::max<double>(hi_y, c.y[i]);
-        }
+    cells_.grid = detail::circle_grid_for(c, margin);
+    if (cells_.grid.empty) {
+        return pairs_;
     }
-    if (!(lo_x <= hi_x)) {
-        return pairs_; // no valid circle
-    }
-    const float r_small = std::min(largest, 2.0F * std::max(radii[n / 2], 0.0F));
-    // Neighbours within 2 r_small + margin are in adjacent cells; the small relative pad
-    // keeps that true when float rounding lets d2 < reach^2 for a true distance a hair over.
-    double size = (2.0 * r_small + margin) * (1.0 + 1e-5) + 1e-30;
-    const double width = hi_x - lo_x;
-    const double height = hi_y - lo_y;
-    const double max_cells = 2.0 * static_cast<double>(n) + 64.0;
-    if (r_small == 0.0F && margin == 0.0F) {
-        size = std::max(std::max(width, height) / std::sqrt(static_cast<double>(n)), 1e-30);
-    }
-    while ((std::floor(width / size) + 1.0) * (std::floor(height / size) + 1.0) > max_cells) {
-        size *= 2.0;
-    }
-    const grid_shape g{lo_x, lo_y, size, static_cast<std::int64_t>(std::floor(width / size)) + 1,
-                       static_cast<std::int64_t>(std::floor(height / size)) + 1};
-    const auto cells = static_cast<std::size_t>(g.columns * g.rows);
-
-    // Counting sort by cell; sorted copies of the fields for locality.
-    cell_start_.assign(cells + 1, 0);
-    cell_of_circle_.resize(n);
-    std::vector<std::uint32_t> large;
-    for (std::size_t i = 0; i < n; ++i) {
-        const bool valid = finite_circle(c.x[i], c.y[i], c.radius[i]);
-        const auto cell =
-            valid ? static_cast<std::uint32_t>(g.row(c.y[i]) * g.columns + g.column(c.x[i]))
-                  : std::numeric_limits<std::uint32_t>::max();
-        cell_of_circle_[i] = cell;
-        if (valid) {
-            ++cell_start_[cell + 1];
-            if (c.radius[i] > r_small) {
-                large.push_back(static_cast<std::uint32_t>(i));
-            }
-        }
-    }
-    for (std::size_t k = 0; k < cells; ++k) {
-        cell_start_[k + 1] += cell_start_[k];
-    }
-    const std::size_t placed = cell_start_[cells];
-    order_.resize(placed);
-    sorted_x_.resize(placed);
-    sorted_y_.resize(placed);
-    sorted_r_.resize(placed);
-    {
-        std::vector<std::uint32_t> fill(cell_start_.begin(), cell_start_.end() - 1);
-        for (std::size_t i = 0; i < n; ++i) {
-            if (cell_of_circle_[i] != std::numeric_limits<std::uint32_t>::max()) {
-                const std::uint32_t at = fill[cell_of_circle_[i]]++;
-                order_[at] = static_cast<std::uint32_t>(i);
-                sorted_x_[at] = c.x[i];
-                sorted_y_[at] = c.y[i];
-                sorted_r_[at] = c.radius[i];
-            }
-        }
-    }
+    detail::sort_into_cells(c, cells_);
+    const detail::grid_shape& g = cells_.grid.shape;
+    const float r_small = cells_.grid.r_small;
+    const std::vector<std::uint32_t>& cell_start = cells_.cell_start;
+    const std::vector<std::uint32_t>& order = cells_.order;
+    const std::vector<float>& sorted_x = cells_.x;
+    const std::vector<float>& sorted_y = cells_.y;
+    const std::vector<float>& sorted_r = cells_.radius;
 
     // Small circles: each pair of small circles in the same or adjacent cells is tested
     // once, from the one earlier in the sorted order: a circle against the later circles of
@@ -143,16 +64,16 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
     };
     const auto test_range = [&](std::uint32_t s, std::uint32_t first, std::uint32_t last) {
         reserve(last - first);
-        const std::uint32_t i = order_[s];
-        const float xi = sorted_x_[s];
-        const float yi = sorted_y_[s];
-        const float ri = sorted_r_[s];
+        const std::uint32_t i = order[s];
+        const float xi = sorted_x[s];
+        const float yi = sorted_y[s];
+        const float ri = sorted_r[s];
         circle_pair* out = found_.data();
         for (std::uint32_t t = first; t < last; ++t) {
-            const std::uint32_t j = order_[t];
-            const bool take = static_cast<int>(sorted_r_[t] <= r_small) &
-                              static_cast<int>(within_reach(xi, yi, ri, sorted_x_[t], sorted_y_[t],
-                                                            sorted_r_[t], margin));
+            const std::uint32_t j = order[t];
+            const bool take = static_cast<int>(sorted_r[t] <= r_small) &
+                              static_cast<int>(within_reach(xi, yi, ri, sorted_x[t], sorted_y[t],
+                                                            sorted_r[t], margin));
             out[found] = {std::min(i, j), std::max(i, j)};
             found += take ? 1 : 0;
         }
@@ -160,24 +81,24 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
     for (std::int64_t cy = 0; cy < g.rows; ++cy) {
         for (std::int64_t cx = 0; cx < g.columns; ++cx) {
             const auto k = static_cast<std::size_t>(cy * g.columns + cx);
-            const std::uint32_t begin = cell_start_[k];
-            const std::uint32_t end = cell_start_[k + 1];
+            const std::uint32_t begin = cell_start[k];
+            const std::uint32_t end = cell_start[k + 1];
             if (begin == end) {
                 continue;
             }
-            const std::uint32_t row_end = cx + 1 < g.columns ? cell_start_[k + 2] : end;
+            const std::uint32_t row_end = cx + 1 < g.columns ? cell_start[k + 2] : end;
             std::uint32_t above_begin = 0;
             std::uint32_t above_end = 0;
             if (cy + 1 < g.rows) {
                 const auto above = static_cast<std::size_t>((cy + 1) * g.columns);
-                above_begin = cell_start_[above + static_cast<std::size_t>(
-                                                      std::max<std::int64_t>(cx - 1, 0))];
+                above_begin =
+                    cell_start[above + static_cast<std::size_t>(std::max<std::int64_t>(cx - 1, 0))];
                 above_end =
-                    cell_start_[above + static_cast<std::size_t>(std::min(cx + 1, g.columns - 1)) +
-                                1];
+                    cell_start[above + static_cast<std::size_t>(std::min(cx + 1, g.columns - 1)) +
+                               1];
             }
             for (std::uint32_t s = begin; s < end; ++s) {
-                if (sorted_r_[s] > r_small) {
+                if (sorted_r[s] > r_small) {
                     continue;
                 }
                 test_range(s, s + 1, row_end);
@@ -187,10 +108,9 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
     }
 
     // Large circles: every circle whose centre lies within reach, and every other large one.
-    for (const std::uint32_t l : large) {
+    for (const std::uint32_t l : cells_.large) {
         const float reach = c.radius[l] + r_small + margin;
-        const float pad = (std::fabs(c.x[l]) + std::fabs(c.y[l]) + reach) * 1e-5F +
-                          std::numeric_limits<float>::min();
+        const float pad = detail::query_pad(c.x[l], c.y[l], reach);
         const std::int64_t x0 = g.column(c.x[l] - reach - pad);
         const std::int64_t x1 = g.column(c.x[l] + reach + pad);
         const std::int64_t y0 = g.row(c.y[l] - reach - pad);
@@ -198,9 +118,9 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
         for (std::int64_t y = y0; y <= y1; ++y) {
             for (std::int64_t x = x0; x <= x1; ++x) {
                 const auto k = static_cast<std::size_t>(y * g.columns + x);
-                for (std::uint32_t s = cell_start_[k]; s < cell_start_[k + 1]; ++s) {
-                    const std::uint32_t j = order_[s];
-                    if (sorted_r_[s] > r_small) {
+                for (std::uint32_t s = cell_start[k]; s < cell_start[k + 1]; ++s) {
+                    const std::uint32_t j = order[s];
+                    if (sorted_r[s] > r_small) {
                         continue; // large-large pairs below
                     }
                     if (within_reach(c.x[l], c.y[l], c.radius[l], c.x[j], c.y[j], c.radius[j],
@@ -211,7 +131,7 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
                 }
             }
         }
-        for (const std::uint32_t j : large) {
+        for (const std::uint32_t j : cells_.large) {
             if (j > l &&
                 within_reach(c.x[l], c.y[l], c.radius[l], c.x[j], c.y[j], c.radius[j], margin)) {
                 reserve(1);

@@ -4,6 +4,7 @@
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/response.hpp>
 
+#include "circle_grid.hpp"
 #include "kernel_table.hpp"
 #include "pair_list.hpp"
 
@@ -114,12 +115,12 @@ std::size_t particle_world::add_circle(circle c, float inverse_mass, float vx, f
     if (inverse_mass < 0.0F) {
         refuse(index + ": inverse_mass is " + std::to_string(inverse_mass) + ", must be >= 0");
     }
-    x_.push_back(c.x);
-    y_.push_back(c.y);
-    radius_.push_back(c.radius);
-    inverse_mass_.push_back(inverse_mass);
-    vx_.push_back(vx);
-    vy_.push_back(vy);
+    indexed_.x.push_back(c.x);
+    indexed_.y.push_back(c.y);
+    indexed_.radius.push_back(c.radius);
+    indexed_.inverse_mass.push_back(inverse_mass);
+    indexed_.vx.push_back(vx);
+    indexed_.vy.push_back(vy);
     return size() - 1;
 }
 
@@ -130,8 +131,18 @@ void particle_world::set_boxes(aabbs_view boxes) {
 }
 
 particles_view particle_world::particles() noexcept {
+    return {indexed_.x.data(),
+            indexed_.y.data(),
+            indexed_.radius.data(),
+            indexed_.inverse_mass.data(),
+            indexed_.vx.data(),
+            indexed_.vy.data(),
+            size()};
+}
+
+particles_view particle_world::slots() noexcept {
     return {x_.data(),  y_.data(),  radius_.data(), inverse_mass_.data(),
-            vx_.data(), vy_.data(), size()};
+            vx_.data(), vy_.data(), x_.size()};
 }
 
 void particle_world::step(float dt) {
@@ -141,6 +152,10 @@ void particle_world::step(float dt) {
     // Resolved before anything changes: the first call reads SIMDCOLLIDE_ISA and may throw
     // isa_unavailable, which then leaves the world as it was.
     const detail::kernel_table& kernels = detail::active_table();
+    if (circle_of_slot_.size() != size() || steps_ % sort_every == 0) {
+        sort_slots();
+    }
+    gather();
     switch (listing_needed(dt)) {
     case listing::kept:
         break;
@@ -156,6 +171,55 @@ void particle_world::step(float dt) {
     const float h = dt / static_cast<float>(options_.substeps);
     for (int s = 0; s < options_.substeps; ++s) {
         substep(h, kernels);
+    }
+    scatter();
+    ++steps_;
+}
+
+// The slots: the circles in the order of the cells of a grid over their centres (ascending
+// index within a cell; circles with a non-finite centre or radius last, ascending), so that
+// circles near each other, which are the ones that touch, are near each other in memory.
+// The lists name slots, so they are made again, in full.
+void particle_world::sort_slots() {
+    const std::size_t n = size();
+    const circles_cview c(indexed_.x.data(), indexed_.y.data(), indexed_.radius.data(), n);
+    listed_cells_.grid = detail::circle_grid_for(c, 0.0F);
+    detail::sort_into_cells(c, listed_cells_);
+    circle_of_slot_.assign(listed_cells_.order.begin(), listed_cells_.order.end());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (listed_cells_.cell_of_circle[i] == detail::circle_cells::nowhere) {
+            circle_of_slot_.push_back(static_cast<std::uint32_t>(i));
+        }
+    }
+    cells_current_ = false;
+    listed_x_.clear(); // the next listing is a full one
+}
+
+// The circles into their slots, for a step; and the step's results back to the caller's
+// indexing (radius and inverse mass are not changed by a step).
+void particle_world::gather() {
+    const std::size_t n = size();
+    for (aligned_floats* field : {&x_, &y_, &radius_, &inverse_mass_, &vx_, &vy_}) {
+        field->resize(n);
+    }
+    for (std::size_t s = 0; s < n; ++s) {
+        const std::uint32_t i = circle_of_slot_[s];
+        x_[s] = indexed_.x[i];
+        y_[s] = indexed_.y[i];
+        radius_[s] = indexed_.radius[i];
+        inverse_mass_[s] = indexed_.inverse_mass[i];
+        vx_[s] = indexed_.vx[i];
+        vy_[s] = indexed_.vy[i];
+    }
+}
+
+void particle_world::scatter() {
+    for (std::size_t s = 0; s < size(); ++s) {
+        const std::uint32_t i = circle_of_slot_[s];
+        indexed_.x[i] = x_[s];
+        indexed_.y[i] = y_[s];
+        indexed_.vx[i] = vx_[s];
+        indexed_.vy[i] = vy_[s];
     }
 }
 
@@ -197,7 +261,7 @@ particle_world::listing particle_world::listing_needed(float dt) {
         const float dy = y_[i] - listed_y_[i];
         const float reach = step_reach(i, dt, fall);
         if (!(std::sqrt(dx * dx + dy * dy) + reach <= listed_margin_[i])) {
-            if (leavers_.size() == relist_at_most || !std::isfinite(reach)) {
+            if (leavers_.size() == relist_at_most() || !std::isfinite(reach)) {
                 return listing::all;
             }
             leavers_.push_back(static_cast<std::uint32_t>(i));
@@ -210,7 +274,7 @@ particle_world::listing particle_world::listing_needed(float dt) {
 // each circle moves less than its margin s = this step's reach + pair_margin, searching
 // with radius r + s.
 void particle_world::list_contacts(float dt) {
-    const particles_view p = particles();
+    const particles_view p = slots();
     listed_margin_.resize(size());
     search_radius_.resize(size());
     const float fall = step_fall(dt);
@@ -224,6 +288,7 @@ void particle_world::list_contacts(float dt) {
     listed_radius_.assign(p.radius, p.radius + size());
     listed_inverse_mass_.assign(p.inverse_mass, p.inverse_mass + size());
     boxes_changed_ = false;
+    cells_current_ = false;
     const std::span<const circle_pair> found =
         finder_.find(circles_cview(p.x, p.y, search_radius_.data(), size()));
     pairs_.assign(found.begin(), found.end());
@@ -285,36 +350,35 @@ void particle_world::relist_leavers(float dt) {
         list.swap(merged_);
     };
 
-    // Pairs: each leaver against all n as listed, the test a vectorisable loop into a byte
-    // per circle, then read eight bytes at a time (near circles are few). A pair of two
-    // leavers is taken from the smaller index.
-    std::erase_if(pairs_, involves_leaver);
-    new_pairs_.clear();
-    near_.assign(n + 8, 0);
-    const float* lx = listed_x_.data();
-    const float* ly = listed_y_.data();
-    const float* sr = search_radius_.data();
-    for (const std::uint32_t v : leavers_) {
-        const float vx = lx[v];
-        const float vy = ly[v];
-        const float vr = sr[v];
-        std::uint8_t* near = near_.data();
-        for (std::size_t j = 0; j < n; ++j) {
-            const float dx = lx[j] - vx;
-            const float dy = ly[j] - vy;
-            const float reach = sr[j] + vr;
-            near[j] = dx * dx + dy * dy < reach * reach ? 1 : 0;
-        }
-        for (std::size_t j0 = 0; j0 < n; j0 += 8) {
-            std::uint64_t eight = 0;
-            std::memcpy(&eight, near + j0, 8); // near_ has 8 spare bytes, always 0
-            for (std::size_t j = j0; eight != 0; ++j, eight >>= 8) {
-                const auto u = static_cast<std::uint32_t>(j);
-                if ((eight & 0xFFU) != 0 && u != v && (is_leaver_[u] == 0 || v < u)) {
-                    new_pairs_.push_back({std::min(u, v), std::max(u, v)});
-                }
+    // Pairs: each leaver against every circle as listed, through the cells of the listed
+    // circles. They are sorted again when out of date after a full listing, or when testing
+    // those relisted since the sort one by one would cost more than a sort (about n). A pair
+    // of two leavers is taken from the smaller index.
+    const circles_cview listed(listed_x_.data(), listed_y_.data(), search_radius_.data(), n);
+    const std::size_t one_by_one = relisted_.size() + leavers_.size();
+    if (!cells_current_ || one_by_one * leavers_.size() > n) {
+        listed_cells_.grid = detail::circle_grid_for(listed, 0.0F);
+        detail::sort_into_cells(listed, listed_cells_);
+        relisted_.clear();
+        is_relisted_.assign(n, 0);
+        cells_current_ = true;
+    } else {
+        for (const std::uint32_t v : leavers_) {
+            if (is_relisted_[v] == 0) {
+                is_relisted_[v] = 1;
+                relisted_.push_back(v);
             }
         }
+    }
+    std::erase_if(pairs_, involves_leaver);
+    new_pairs_.clear();
+    for (const std::uint32_t v : leavers_) {
+        detail::for_each_near(listed_cells_, listed, v, relisted_, is_relisted_.data(),
+                              [&](std::uint32_t u) {
+                                  if (is_leaver_[u] == 0 || v < u) {
+                                      new_pairs_.push_back({std::min(u, v), std::max(u, v)});
+                                  }
+                              });
     }
     merge_in(pairs_);
 
@@ -328,7 +392,7 @@ void particle_world::relist_leavers(float dt) {
 }
 
 void particle_world::substep(float h, const detail::kernel_table& kernels) {
-    const particles_view p = particles();
+    const particles_view p = slots();
     const std::size_t n = size();
     const detail::touch_parameters touch{options_.restitution, options_.friction, 1.0F / h};
 

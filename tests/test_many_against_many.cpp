@@ -3,6 +3,9 @@
 // particle world (bad input, and a pile that settles).
 #include "test_support.hpp"
 
+#include "circle_grid.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -193,6 +196,58 @@ TEST(pair_finder, non_finite_circles_are_in_no_pair_and_do_not_crash) {
     }
 }
 
+// The world's partial relisting: for_each_near (kernels/circle_grid.hpp) over cells sorted
+// from the circles, some of which then move (as relisted circles do), against every circle
+// tested one by one (those with a non-finite centre or radius near nothing, as in
+// pair_finder).
+void expect_near_matches_brute_force(circle_set c, std::uint32_t seed) {
+    const std::size_t n = c.size();
+    detail::circle_cells cells;
+    cells.grid = detail::circle_grid_for(c.view(), 0.0F);
+    detail::sort_into_cells(c.view(), cells);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    std::vector<std::uint32_t> moved;
+    std::vector<std::uint8_t> is_moved(n, 0);
+    for (std::size_t i = 0; i < n; i += 7) { // every seventh circle moves after the sort
+        c.x[i] += 3.0F * (unit(rng) - 0.5F);
+        c.y[i] += 3.0F * (unit(rng) - 0.5F);
+        c.radius[i] *= i % 21 == 0 ? 4.0F : 1.0F; // some grow larger than the cells
+        moved.push_back(static_cast<std::uint32_t>(i));
+        is_moved[i] = 1;
+    }
+    for (std::uint32_t v = 0; v < n; ++v) {
+        std::vector<std::uint32_t> want;
+        for (std::uint32_t j = 0; j < n; ++j) {
+            const float dx = c.x[j] - c.x[v];
+            const float dy = c.y[j] - c.y[v];
+            const float reach = c.radius[j] + c.radius[v];
+            if (j != v && std::isfinite(dx) && std::isfinite(dy) && std::isfinite(reach) &&
+                dx * dx + dy * dy < reach * reach) {
+                want.push_back(j);
+            }
+        }
+        std::vector<std::uint32_t> got;
+        detail::for_each_near(cells, c.view(), v, moved, is_moved.data(),
+                              [&](std::uint32_t j) { got.push_back(j); });
+        std::sort(got.begin(), got.end());
+        ASSERT_EQ(got, want) << "circle " << v;
+    }
+}
+
+TEST(pair_finder, cells_find_the_circles_near_one_as_brute_force_does) {
+    expect_near_matches_brute_force(random_circles(1500, 21, 40.0F, 2.0F), 1);
+    expect_near_matches_brute_force(random_circles(1200, 22, 40.0F, 100.0F), 2); // radii 0..100x
+    expect_near_matches_brute_force(random_circles(800, 23, 0.5F, 2.0F), 3);     // one cell
+    expect_near_matches_brute_force(random_circles(1, 24, 10.0F, 2.0F), 4);
+    circle_set odd = random_circles(500, 25, 10.0F, 2.0F);
+    odd.x[3] = 1e30F;                                    // far away
+    odd.radius[10] = 1000.0F;                            // over everything
+    odd.x[12] = std::numeric_limits<float>::quiet_NaN(); // in no cell, near nothing
+    odd.radius[13] = std::numeric_limits<float>::infinity();
+    expect_near_matches_brute_force(odd, 5);
+}
+
 // --- the world ---------------------------------------------------------------------------
 
 TEST(particle_world, refuses_bad_input_and_keeps_its_state) {
@@ -239,6 +294,57 @@ TEST(particle_world, a_ball_falls_and_rests_on_the_floor) {
     }
     EXPECT_NEAR(world.particles().y[0], 0.5F, 0.01F);
     EXPECT_NEAR(world.particles().vy[0], 0.0F, 0.2F);
+}
+
+// The world steps its circles in slots of its own (world.hpp), sorted every sort_every
+// steps; the caller's indices must keep naming the same circles, and edits and additions
+// between steps must reach the next step.
+TEST(particle_world, keeps_the_callers_indexing_and_sees_edits_between_steps) {
+    world_options options;
+    options.gravity_y = 0.0F;
+    particle_world world(options);
+    // Added right to left, so that the sort by cell reverses them.
+    for (int i = 0; i < 40; ++i) {
+        world.add_circle({static_cast<float>(40 - i) * 3.0F, static_cast<float>(i % 3), 0.5F}, 1.0F,
+                         0.0F, static_cast<float>(i));
+    }
+    for (int s = 0; s < 40; ++s) { // across a sort
+        world.step(1.0F / 60.0F);
+    }
+    particles_view p = world.particles();
+    for (int i = 0; i < 40; ++i) { // nothing touches: each moved at its own speed
+        EXPECT_EQ(p.x[i], static_cast<float>(40 - i) * 3.0F) << i;
+        EXPECT_NEAR(p.y[i], static_cast<float>(i % 3) + static_cast<float>(i) * 40.0F / 60.0F,
+                    1e-3F)
+            << i;
+        EXPECT_EQ(p.vy[i], static_cast<float>(i)) << i;
+    }
+    // Two circles pushed apart along x (further than touching: the correction became
+    // velocity), each as far as the other.
+    const auto expect_pushed_apart = [&](std::size_t left, std::size_t right, float middle) {
+        EXPECT_GT(p.x[right] - p.x[left], 1.0F) << left;
+        EXPECT_LT(p.x[right] - p.x[left], 1.5F) << left;
+        EXPECT_NEAR(0.5F * (p.x[left] + p.x[right]), middle, 1e-4F) << left;
+    };
+    // An edit between steps (and not at a sort): circle 7 is put on circle 8, overlapping by
+    // 0.5, at rest beside it.
+    p.x[7] = p.x[8] - 0.5F;
+    p.y[7] = p.y[8];
+    p.vx[7] = 0.0F;
+    p.vy[7] = p.vy[8];
+    const float middle_7_8 = p.x[8] - 0.25F;
+    world.step(1.0F / 60.0F);
+    p = world.particles();
+    expect_pushed_apart(7, 8, middle_7_8);
+    // An addition between steps (the view is invalid after it): a circle on circle 20, by
+    // 0.5 too.
+    const float middle_20_added = p.x[20] + 0.25F;
+    const std::size_t added =
+        world.add_circle({p.x[20] + 0.5F, p.y[20], 0.5F}, 1.0F, 0.0F, p.vy[20]);
+    world.step(1.0F / 60.0F);
+    p = world.particles();
+    expect_pushed_apart(20, added, middle_20_added);
+    EXPECT_EQ(p.x[10], 30.0F * 3.0F); // the others untouched
 }
 
 // A ball of radius 0.5 resting on a floor at y = 0, sliding at vx.

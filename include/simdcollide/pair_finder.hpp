@@ -13,6 +13,59 @@
 
 namespace simdcollide {
 
+namespace detail {
+/// Cells of `size` from (origin_x, origin_y), columns x rows of them.
+struct grid_shape {
+    double origin_x = 0.0;
+    double origin_y = 0.0;
+    double size = 1.0;
+    std::int64_t columns = 1;
+    std::int64_t rows = 1;
+
+    /// Monotonic in v (a <= b gives cell(a) <= cell(b)), which is what makes a query
+    /// rectangle conservative. NaN and -inf go to the first cell, +inf to the last.
+    [[nodiscard]] std::int64_t column(float v) const {
+        return clamp_cell((v - origin_x) / size, columns);
+    }
+    [[nodiscard]] std::int64_t row(float v) const {
+        return clamp_cell((v - origin_y) / size, rows);
+    }
+    [[nodiscard]] std::size_t cell(float x, float y) const {
+        return static_cast<std::size_t>(row(y) * columns + column(x));
+    }
+    [[nodiscard]] std::size_t cells() const { return static_cast<std::size_t>(columns * rows); }
+
+    static std::int64_t clamp_cell(double t, std::int64_t count) {
+        if (!(t >= 0.0)) {
+            return 0;
+        }
+        return t >= static_cast<double>(count - 1) ? count - 1 : static_cast<std::int64_t>(t);
+    }
+};
+
+/// A grid for circles: its shape, and r_small, the largest radius it is made for. Circles
+/// no larger than r_small that can touch (|d|^2 < (r_i + r_j + margin)^2) lie in the same
+/// or adjacent cells; larger ones are for the caller to search otherwise.
+struct circle_grid {
+    grid_shape shape;
+    float r_small = 0.0F;
+    bool empty = true; ///< no circle with a finite centre and radius
+};
+
+/// Circles counting-sorted into the cells of a grid (kernels/circle_grid.hpp): what
+/// pair_finder searches, and what the particle world keeps to list a few circles again.
+struct circle_cells {
+    static constexpr std::uint32_t nowhere = 0xFFFFFFFFU; ///< the cell of a non-finite circle
+    circle_grid grid;
+    /// Cell k holds the sorted entries cell_start[k] to cell_start[k + 1] - 1.
+    std::vector<std::uint32_t> cell_start{0};
+    std::vector<std::uint32_t> order;          ///< each sorted entry's circle index
+    std::vector<float> x, y, radius;           ///< each sorted entry's fields, for locality
+    std::vector<std::uint32_t> large;          ///< circles with radius > r_small, ascending
+    std::vector<std::uint32_t> cell_of_circle; ///< scratch: each circle's cell
+};
+} // namespace detail
+
 /// Finds every pair of circles (i, j), i < j, with |c_j - c_i|^2 < (r_i + r_j + margin)^2
 /// (margin 0: exactly the pairs in contact), each once, ordered by i then j. Keep one per
 /// simulation: it reuses its memory from call to call.
@@ -34,14 +87,11 @@ public:
     std::span<const circle_pair> find(circles_cview circles, float margin = 0.0F);
 
     /// Cells of the last call's grid (the memory bound above, observable).
-    [[nodiscard]] std::size_t cell_count() const noexcept { return cell_start_.size() - 1; }
+    [[nodiscard]] std::size_t cell_count() const noexcept { return cells_.cell_start.size() - 1; }
 
 private:
     std::vector<circle_pair> pairs_;
-    std::vector<std::uint32_t> cell_start_{0};
-    std::vector<std::uint32_t> order_; // circle indices sorted by cell
-    std::vector<float> sorted_x_, sorted_y_, sorted_r_;
-    std::vector<std::uint32_t> cell_of_circle_;
+    detail::circle_cells cells_;
     std::vector<circle_pair> found_;                // pairs in the order found
     std::vector<std::uint32_t> group_start_, fill_; // counting sort by first index
 };

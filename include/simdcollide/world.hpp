@@ -1,14 +1,24 @@
 // A particle world: circles that move, static boxes that do not, stepped in time.
 //
-// One step(dt) first makes sure it has lists of what can touch during the step: the circle
+// A step works on the circles in slots: every sort_every (32) steps, the first included,
+// they are sorted by the cell of a grid their centres fall in, so that circles that can
+// touch sit near each other in memory (without it, a pile of 100 000 circles that has
+// shifted as it settled gathers most of its pairs from beyond the caller's cache); each
+// step copies them into their slots and its results back. "Circle" below means a slot,
+// and pairs and contacts are ordered by slot: a pair's first circle is the one in the
+// lower slot. The caller's indexing never changes (particles()).
+//
+// Then step(dt) makes sure it has lists of what can touch during the step: the circle
 // pairs (pair_finder) and, for each moving circle, the static boxes (static_box_grid
 // candidates, kept if within reach). Each circle is listed with its radius grown by a
 // margin s = |v| dt + |g| dt^2 (how far it can move in the step) + pair_margin, and the
 // lists are kept from step to step (Verlet lists) while every circle stays within its s of
 // where it was listed, counting the coming step's move, and no radius, inverse mass or box
-// has changed. When a few circles (at most relist_at_most) would leave their margins, only
-// they are listed again: each against every circle as that one was listed, and against the
-// boxes; otherwise, or when anything else changed, everything is listed again. Either way
+// has changed. When a few circles (at most relist_at_most(), an eighth of them) would leave
+// their margins, only they are listed again: each against every circle as that one was
+// listed (found through a grid of the listed circles), and against the boxes; otherwise, or
+// when anything else changed or the circles were sorted, everything is listed again.
+// Either way
 // the lists are kept in the order a full listing gives (pairs by a then b, boxes by circle
 // then box), so how often circles are listed never changes a step's result. Then it runs
 // `substeps` substeps of
@@ -43,7 +53,9 @@
 // and 6 are the world's own.
 //
 // Deterministic: the same world and the same dt give the same bits, on every instruction
-// set (each phase is bit-identical to its reference).
+// set (each phase is bit-identical to its reference). The slots depend on the circles'
+// positions at each sort, so a world whose circles were added in another order steps to
+// different bits (the same physics, its contacts taken in another order).
 #pragma once
 
 #include <simdcollide/circle_circle.hpp>
@@ -113,7 +125,7 @@ public:
     /// Advances by dt (time units). Throws std::invalid_argument unless dt is finite and > 0.
     void step(float dt);
 
-    [[nodiscard]] std::size_t size() const noexcept { return x_.size(); }
+    [[nodiscard]] std::size_t size() const noexcept { return indexed_.x.size(); }
     /// The world's own arrays, for reading or editing between steps (the view is invalidated
     /// by add_circle).
     [[nodiscard]] particles_view particles() noexcept;
@@ -131,9 +143,13 @@ public:
     [[nodiscard]] listing_counts listings() const noexcept { return listings_; }
 
 private:
-    /// Most circles listed again on their own before a step lists everything again: each
-    /// costs a (vectorised) pass over every circle.
-    static constexpr std::size_t relist_at_most = 64;
+    /// Most circles listed again on their own before a step lists everything again: an
+    /// eighth of them, and at least 64. Each costs a look at the few cells near it; what it
+    /// costs beyond that, passes over the lists and now and then a sort of every circle
+    /// into cells, is far below a full listing's search.
+    [[nodiscard]] std::size_t relist_at_most() const noexcept {
+        return size() / 8 > 64 ? size() / 8 : 64;
+    }
 
     enum class listing { kept, some, all };
     [[nodiscard]] float step_fall(float dt) const;
@@ -144,8 +160,26 @@ private:
     void list_box_contacts();
     void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
     void substep(float h, const detail::kernel_table& kernels);
+    void sort_slots();
+    void gather();
+    void scatter();
+    [[nodiscard]] particles_view slots() noexcept;
+
+    /// Steps between sorts of the circles into slots (the first step sorts too): often
+    /// enough that circles that touch stay near in memory as a pile shifts, seldom enough
+    /// that the full listing each sort brings costs little.
+    static constexpr std::size_t sort_every = 32;
+
     world_options options_;
+    // The circles as the caller indexes them (particles()).
+    struct {
+        aligned_floats x, y, radius, inverse_mass, vx, vy;
+    } indexed_;
+    // The same fields in slot order, where a step works, and the circle in each slot. Every
+    // list below names slots.
     aligned_floats x_, y_, radius_, inverse_mass_, vx_, vy_;
+    std::vector<std::uint32_t> circle_of_slot_;
+    std::size_t steps_ = 0;
     static_box_grid grid_;
     pair_finder finder_;
     separation_workspace workspace_;
@@ -161,11 +195,17 @@ private:
     bool boxes_changed_ = true;
     std::vector<circle_pair> touching_pairs_; // the pairs in contact at a substep's start
     // Partial listing: the circles that would leave their margins (ascending), a flag per
-    // circle for them, what is near one of them, and the lists' new entries.
+    // circle for them, and the lists' new entries. The listed circles (listed centre,
+    // search radius) sorted into cells, and those listed again since that sort (relisted_,
+    // flagged in is_relisted_), whose cell entries are out of date; cells_current_ is false
+    // from each full listing until the next sort.
     std::vector<std::uint32_t> leavers_;
     std::vector<std::uint8_t> is_leaver_;
-    std::vector<std::uint8_t> near_;
     std::vector<circle_pair> new_pairs_, merged_;
+    detail::circle_cells listed_cells_;
+    std::vector<std::uint32_t> relisted_;
+    std::vector<std::uint8_t> is_relisted_;
+    bool cells_current_ = false;
     listing_counts listings_;
 };
 

@@ -1,0 +1,97 @@
+// Sizing the uniform grid of circle centres (circle_grid.hpp).
+#include "circle_grid.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace simdcollide::detail {
+
+circle_grid circle_grid_for(circles_cview c, float margin) {
+    const std::size_t n = c.count;
+    circle_grid grid;
+    if (n == 0) {
+        return grid;
+    }
+    std::vector<float> radii(c.radius, c.radius + n);
+    std::nth_element(radii.begin(), radii.begin() + static_cast<std::ptrdiff_t>(n / 2),
+                     radii.end());
+    float largest = 0.0F;
+    double lo_x = std::numeric_limits<double>::infinity(), lo_y = lo_x;
+    double hi_x = -lo_x, hi_y = -lo_x;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (finite_circle(c.x[i], c.y[i], c.radius[i])) {
+            largest = std::max(largest, c.radius[i]);
+            lo_x = std::min<double>(lo_x, c.x[i]);
+            lo_y = std::min<double>(lo_y, c.y[i]);
+            hi_x = std::max<double>(hi_x, c.x[i]);
+            hi_y = std::max<double>(hi_y, c.y[i]);
+        }
+    }
+    if (!(lo_x <= hi_x)) {
+        return grid; // no valid circle
+    }
+    grid.empty = false;
+    grid.r_small = std::min(largest, 2.0F * std::max(radii[n / 2], 0.0F));
+    // Neighbours within 2 r_small + margin are in adjacent cells; the small relative pad
+    // keeps that true when float rounding lets d2 < reach^2 for a true distance a hair over.
+    double size = (2.0 * grid.r_small + margin) * (1.0 + 1e-5) + 1e-30;
+    const double width = hi_x - lo_x;
+    const double height = hi_y - lo_y;
+    const double max_cells = 2.0 * static_cast<double>(n) + 64.0;
+    if (grid.r_small == 0.0F && margin == 0.0F) {
+        size = std::max(std::max(width, height) / std::sqrt(static_cast<double>(n)), 1e-30);
+    }
+    while ((std::floor(width / size) + 1.0) * (std::floor(height / size) + 1.0) > max_cells) {
+        size *= 2.0;
+    }
+    grid.shape = {lo_x, lo_y, size, static_cast<std::int64_t>(std::floor(width / size)) + 1,
+                  static_cast<std::int64_t>(std::floor(height / size)) + 1};
+    return grid;
+}
+
+void sort_into_cells(circles_cview c, circle_cells& cells) {
+    const grid_shape& g = cells.grid.shape;
+    const std::size_t n = c.count;
+    const std::size_t count = cells.grid.empty ? 0 : g.cells();
+    constexpr std::uint32_t nowhere = circle_cells::nowhere;
+    cells.cell_start.assign(count + 1, 0);
+    cells.cell_of_circle.resize(n);
+    cells.large.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+        const bool valid = count > 0 && finite_circle(c.x[i], c.y[i], c.radius[i]);
+        const auto cell = valid ? static_cast<std::uint32_t>(g.cell(c.x[i], c.y[i])) : nowhere;
+        cells.cell_of_circle[i] = cell;
+        if (valid) {
+            ++cells.cell_start[cell + 1];
+            if (c.radius[i] > cells.grid.r_small) {
+                cells.large.push_back(static_cast<std::uint32_t>(i));
+            }
+        }
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+        cells.cell_start[k + 1] += cells.cell_start[k];
+    }
+    const std::size_t placed = cells.cell_start[count];
+    cells.order.resize(placed);
+    cells.x.resize(placed);
+    cells.y.resize(placed);
+    cells.radius.resize(placed);
+    // Each cell's next free entry: cell_start shifted by one, restored by the fill below.
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t cell = cells.cell_of_circle[i];
+        if (cell != nowhere) {
+            const std::uint32_t at = cells.cell_start[cell]++;
+            cells.order[at] = static_cast<std::uint32_t>(i);
+            cells.x[at] = c.x[i];
+            cells.y[at] = c.y[i];
+            cells.radius[at] = c.radius[i];
+        }
+    }
+    // Now cell_start[k] is where cell k ends, which is where cell k + 1 starts.
+    for (std::size_t k = count; k > 0; --k) {
+        cells.cell_start[k] = cells.cell_start[k - 1];
+    }
+    cells.cell_start[0] = 0;
+}
+
+} // namespace simdcollide::detail

@@ -1,0 +1,101 @@
+// The uniform grid of circle centres that the broad phase (pair_finder) and the world's
+// partial relisting share: how its cells are sized, and the sort into them (the types are
+// in pair_finder.hpp).
+#pragma once
+
+#include <simdcollide/pair_finder.hpp>
+#include <simdcollide/soa.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace simdcollide::detail {
+
+/// The grid for these circles and margin: cells 2 r_small + margin wide, r_small twice
+/// the median radius (capped at the largest), coarsened until there are at most
+/// 2 n + 64 cells, so memory stays O(n) however skewed the radii or spread the centres.
+/// Circles with a non-finite centre or radius are left out of every measure.
+circle_grid circle_grid_for(circles_cview circles, float margin);
+
+/// Sorts the circles into cells.grid's cells (counting sort, stable: ascending index within
+/// a cell), copying their fields in that order, and lists those larger than r_small. Circles
+/// with a non-finite centre or radius are in no cell.
+void sort_into_cells(circles_cview circles, circle_cells& cells);
+
+/// How far beyond a reach two centres can be and still pass the d^2 < reach^2 test after
+/// float rounding: a tiny relative pad, so that a query rectangle is conservative.
+inline float query_pad(float x, float y, float reach) {
+    return (std::fabs(x) + std::fabs(y) + reach) * 1e-5F + std::numeric_limits<float>::min();
+}
+
+/// Whether a circle's centre and radius are finite (a valid circle may still be NaN after
+/// a simulation blew up; such circles are in no cell and no pair).
+inline bool finite_circle(float x, float y, float r) {
+    return std::isfinite(x) && std::isfinite(y) && std::isfinite(r);
+}
+
+} // namespace simdcollide::detail
+
+namespace simdcollide::detail {
+
+/// Calls near(j) for every circle j != v of `circles` with |c_j - c_v|^2 < (r_j + r_v)^2,
+/// computed as d = c_j - c_v, reach = r_j + r_v: the pair test of a brute force over all j,
+/// for the few cells within reach of v. `cells` must have been sorted from `circles`, and
+/// every circle changed since is to be in `moved` (flagged in is_moved): those, and the
+/// circles larger than the grid's r_small, are tested with their current values, one by one.
+/// As in pair_finder, a circle with a non-finite centre or radius is near nothing.
+template <class Near>
+void for_each_near(const circle_cells& cells, circles_cview circles, std::uint32_t v,
+                   const std::vector<std::uint32_t>& moved, const std::uint8_t* is_moved,
+                   Near near) {
+    const float xv = circles.x[v];
+    const float yv = circles.y[v];
+    const float rv = circles.radius[v];
+    if (!finite_circle(xv, yv, rv)) {
+        return;
+    }
+    const auto test = [&](std::uint32_t j, float xj, float yj, float rj) {
+        const float dx = xj - xv;
+        const float dy = yj - yv;
+        const float reach = rj + rv;
+        if (dx * dx + dy * dy < reach * reach) {
+            near(j);
+        }
+    };
+    if (!cells.grid.empty) {
+        const grid_shape& g = cells.grid.shape;
+        const float r_small = cells.grid.r_small;
+        const float reach = rv + r_small;
+        const float pad = query_pad(xv, yv, reach);
+        const std::int64_t x0 = g.column(xv - reach - pad);
+        const std::int64_t x1 = g.column(xv + reach + pad);
+        const std::int64_t y0 = g.row(yv - reach - pad);
+        const std::int64_t y1 = g.row(yv + reach + pad);
+        for (std::int64_t y = y0; y <= y1; ++y) {
+            // A row's cells x0..x1 are consecutive in the sorted order.
+            const auto row = static_cast<std::size_t>(y * g.columns);
+            const std::uint32_t first = cells.cell_start[row + static_cast<std::size_t>(x0)];
+            const std::uint32_t last = cells.cell_start[row + static_cast<std::size_t>(x1) + 1];
+            for (std::uint32_t s = first; s < last; ++s) {
+                const std::uint32_t j = cells.order[s];
+                if (cells.radius[s] <= r_small && j != v && is_moved[j] == 0) {
+                    test(j, cells.x[s], cells.y[s], cells.radius[s]);
+                }
+            }
+        }
+    }
+    for (const std::uint32_t j : cells.large) {
+        if (j != v && is_moved[j] == 0) {
+            test(j, circles.x[j], circles.y[j], circles.radius[j]);
+        }
+    }
+    for (const std::uint32_t j : moved) {
+        if (j != v && finite_circle(circles.x[j], circles.y[j], circles.radius[j])) {
+            test(j, circles.x[j], circles.y[j], circles.radius[j]);
+        }
+    }
+}
+
+} // namespace simdcollide::detail
