@@ -107,7 +107,7 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
         }
     }
 
-    // Large circles: every circle whose centre lies within reach, and every other large one.
+    // Large circles: each against the small circles whose cells its reach covers.
     for (const std::uint32_t l : cells_.large) {
         const float reach = c.radius[l] + r_small + margin;
         const float pad = detail::query_pad(c.x[l], c.y[l], reach);
@@ -131,12 +131,29 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
                 }
             }
         }
-        for (const std::uint32_t j : cells_.large) {
-            if (j > l &&
-                within_reach(c.x[l], c.y[l], c.radius[l], c.x[j], c.y[j], c.radius[j], margin)) {
-                reserve(1);
-                found_[found++] = {l, j};
-            }
+    }
+
+    // The pairs among the large circles: the same search over them alone, with cells sized
+    // from their own median radius. Fewer than half the circles are large (larger than twice
+    // the median), so this recursion ends, and the whole search stays O(n log n) however
+    // the radii spread (testing each large circle against every other was quadratic: in
+    // the world's listing, where a falling circle's search radius grows with its speed,
+    // most of a falling pile was large).
+    const std::size_t large_count = cells_.large.size();
+    if (large_count > 1) {
+        std::vector<float> lx(large_count), ly(large_count), lr(large_count);
+        for (std::size_t k = 0; k < large_count; ++k) {
+            const std::uint32_t l = cells_.large[k];
+            lx[k] = c.x[l];
+            ly[k] = c.y[l];
+            lr[k] = c.radius[l];
+        }
+        pair_finder among_large;
+        const std::span<const circle_pair> pairs =
+            among_large.find(circles_cview(lx.data(), ly.data(), lr.data(), large_count), margin);
+        reserve(pairs.size());
+        for (const circle_pair q : pairs) { // large is ascending, so a stays below b
+            found_[found++] = {cells_.large[q.a], cells_.large[q.b]};
         }
     }
 

@@ -184,6 +184,15 @@ TEST(pair_finder, matches_brute_force_on_adversarial_scenes) {
     circle_set huge = random_circles(500, 9, 10.0F, 2.0F); // one circle over everything
     huge.radius[10] = 1000.0F;
     expect_pairs_match_brute_force(huge);
+    // Radii in tiers (as search radii grow with speed in a falling pile): nearly half the
+    // circles larger than twice the median, and among those again, and again, so that the
+    // search of the large circles among themselves recurses several levels.
+    circle_set tiers = random_circles(1500, 10, 60.0F, 1.0F);
+    for (std::size_t i = 0; i < tiers.size(); ++i) {
+        tiers.radius[i] *= static_cast<float>(1U << (2 * (i % 4))) * 0.2F; // 0.2x .. 12.8x
+    }
+    expect_pairs_match_brute_force(tiers);
+    expect_pairs_match_brute_force(tiers, 0.5F);
 }
 
 TEST(pair_finder, non_finite_circles_are_in_no_pair_and_do_not_crash) {

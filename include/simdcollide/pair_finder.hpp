@@ -74,11 +74,13 @@ struct circle_cells {
 /// where r_small is twice the median radius (capped at the largest radius); circles no
 /// larger than r_small find their partners in the 3 x 3 cells around them, each pair tested
 /// once (a circle against later circles of its cell, the next cell and the three above),
-/// then put in order by a counting sort. Larger circles
-/// (rare in practice) each search the cells their reach covers and every other larger
-/// circle; many of them make a call slow, never wrong. Memory is O(circles) whatever the
-/// radii: the grid has at most 2 * circles + 64 cells, coarsened if the centres spread
-/// wider. The caller's indexing is kept: pairs name the caller's indices.
+/// then put in order by a counting sort. Larger circles (fewer than half) each search the
+/// cells their reach covers for smaller ones, and find the pairs among themselves by the
+/// same search over them alone, with cells from their own median: O(n log n) at worst,
+/// however the radii spread; a circle whose reach covers many cells costs that many. Memory
+/// is O(circles) whatever the radii: each grid has at most 2 * circles + 64 cells,
+/// coarsened if the centres spread wider. The caller's indexing is kept: pairs name the
+/// caller's indices.
 ///
 /// Circles with a non-finite centre or radius (invalid input) are in no pair.
 class pair_finder {
