@@ -43,8 +43,8 @@
 //      vn to e times the approach speed (position-based restitution); friction removes
 //      tangential relative velocity, |jt| <= mu * (depth * (1 / h) / W + j), the first term
 //      being the normal impulse the position correction amounted to (Coulomb). (In floats,
-//      each division here is a multiplication by a reciprocal worked out once per contact
-//      or per substep: 1 / W, 1 / h.)
+//      each division here and in 5 is a multiplication by a reciprocal worked out once per
+//      contact or per substep: 1 / W, 1 / h.)
 // A circle carried further than its margin within one step (by corrections, say one born
 // inside a box) can meet one it was not listed with; that contact acts from the next
 // listing. The collision phases are public functions too (pair_finder::find, contact and
