@@ -7,7 +7,9 @@
 //   world/static_boxes/grid/<n>            the accelerated static-box phase
 //   world/static_boxes/brute_force/<n>     every box against every circle, SIMD (one-box kernel)
 //   static_boxes/<grid|brute_force>/<boxes> 10 000 circles against 10 .. 10 000 boxes
-// <impl> is reference (set_isa(isa::reference)) or dispatch. Items are circles.
+// <impl> is reference (set_isa(isa::reference)) or dispatch. Items are circles. The phases
+// alone (find_pairs, separate, touches) run on the pile's circles in the order a step
+// keeps them in (pile_in_slots below).
 //
 // The scene (issue 4): n circles of radius 0.25 to 0.45 dropped into a container of static
 // boxes (a floor and two walls, 1.2 sqrt(n) wide), n/100 random obstacle boxes 0.5 to 2.5
@@ -18,6 +20,7 @@
 // filter asks for them. SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there
 // (pile-<n>.bin), so that each size settles once.
 #include "bench_support.hpp"
+#include "circle_grid.hpp"
 
 #include <simdcollide/world.hpp>
 
@@ -204,30 +207,60 @@ void step(benchmark::State& state, bool reference, std::size_t n) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
+// The settled pile as a step sees it: its circles in the order of the world's slots
+// (world.hpp: sorted by the cell of a grid over their centres, as circle_grid.hpp sorts
+// them), and its overlapping pairs in that order. The phase benchmarks below run on it.
+struct pile_in_slots {
+    aligned_floats x, y, radius, inverse_mass, vx, vy;
+    std::vector<circle_pair> pairs;
+    particles_view view() {
+        return {x.data(),  y.data(),  radius.data(), inverse_mass.data(),
+                vx.data(), vy.data(), x.size()};
+    }
+};
+
+pile_in_slots& pile_of(std::size_t n) {
+    static std::map<std::size_t, std::unique_ptr<pile_in_slots>> piles;
+    std::unique_ptr<pile_in_slots>& pile = piles[n];
+    if (!pile) {
+        const particles_view p = settled(n).particles();
+        detail::circle_cells cells;
+        cells.grid = detail::circle_grid_for(p, 0.0F);
+        detail::sort_into_cells(p, cells);
+        pile = std::make_unique<pile_in_slots>();
+        for (const std::uint32_t i : cells.order) { // a settled pile has no non-finite circle
+            pile->x.push_back(p.x[i]);
+            pile->y.push_back(p.y[i]);
+            pile->radius.push_back(p.radius[i]);
+            pile->inverse_mass.push_back(p.inverse_mass[i]);
+            pile->vx.push_back(p.vx[i]);
+            pile->vy.push_back(p.vy[i]);
+        }
+        pair_finder finder;
+        const std::span<const circle_pair> found = finder.find(pile->view());
+        pile->pairs.assign(found.begin(), found.end());
+    }
+    return *pile;
+}
+
 void find_pairs(benchmark::State& state, std::size_t n) {
-    particle_world& world = settled(n);
+    pile_in_slots& pile = pile_of(n);
     pair_finder finder;
     std::size_t pairs = 0;
     for (auto _ : state) {
-        pairs = finder.find(world.particles()).size();
+        pairs = finder.find(pile.view()).size();
         benchmark::DoNotOptimize(pairs);
     }
     state.counters["pairs"] = static_cast<double>(pairs);
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
-// The settled pile's overlapping pairs, as the phase benchmarks below take them.
-std::vector<circle_pair> pile_pairs(particle_world& world) {
-    pair_finder finder;
-    const std::span<const circle_pair> found = finder.find(world.particles());
-    return {found.begin(), found.end()};
-}
-
 // The world's phase 2 for circle pairs (kernel_table.hpp, world.pair_touches) on the pile's
 // pairs, as a substep runs it; items are pairs.
 void touches_pile(benchmark::State& state, bool reference, std::size_t n) {
     particle_world& world = settled(n);
-    const std::vector<circle_pair> pairs = pile_pairs(world);
+    pile_in_slots& pile = pile_of(n);
+    const std::vector<circle_pair>& pairs = pile.pairs;
     const detail::kernel_table& table =
         reference ? detail::reference_table() : detail::active_table();
     const detail::touch_parameters parameters{world.options().restitution, world.options().friction,
@@ -237,7 +270,7 @@ void touches_pile(benchmark::State& state, bool reference, std::size_t n) {
     aligned_floats scratch(8 * n);
     std::size_t count = 0;
     for (auto _ : state) {
-        count = table.world.pair_touches(world.particles(), pairs.data(), pairs.size(), parameters,
+        count = table.world.pair_touches(pile.view(), pairs.data(), pairs.size(), parameters,
                                          touches.data(), touching.data(), scratch.data());
         benchmark::DoNotOptimize(count);
         benchmark::ClobberMemory();
@@ -247,9 +280,9 @@ void touches_pile(benchmark::State& state, bool reference, std::size_t n) {
 }
 
 void separate_pile(benchmark::State& state, bool reference, std::size_t n) {
-    particle_world& world = settled(n);
-    const std::vector<circle_pair> pairs = pile_pairs(world);
-    const particles_view p = world.particles();
+    pile_in_slots& pile = pile_of(n);
+    const std::vector<circle_pair>& pairs = pile.pairs;
+    const particles_view p = pile.view();
     const std::vector<float> x(p.x, p.x + n), y(p.y, p.y + n);
     separation_workspace workspace;
     for (auto _ : state) {
