@@ -2,9 +2,10 @@
 //
 // A step works on the circles in slots: every sort_every (32) steps, the first included,
 // they are sorted by the cell of a grid their centres fall in, so that circles that can
-// touch sit near each other in memory (without it, a pile of 100 000 circles that has
-// shifted as it settled gathers most of its pairs from beyond the caller's cache); each
-// step copies them into their slots and its results back. "Circle" below means a slot,
+// touch sit near each other in memory (without it, in a pile of 100 000 circles that had
+// shifted as it settled, a pair's circles were a median 7 000 indices apart, and the
+// kernels' gathers missed the caches); each step copies them into their slots and its
+// results back. "Circle" below means a slot,
 // and pairs and contacts are ordered by slot: a pair's first circle is the one in the
 // lower slot. The caller's indexing never changes (particles()).
 //
@@ -18,11 +19,9 @@
 // their margins, only they are listed again: each against every circle as that one was
 // listed (found through a grid of the listed circles), and against the boxes; otherwise, or
 // when anything else changed or the circles were sorted, everything is listed again.
-// Either way
-// the lists are kept in the order a full listing gives (pairs by a then b, boxes by circle
-// then box), so how often circles are listed never changes a step's result. Then it runs
-// `substeps` substeps of
-// h = dt / substeps, each:
+// Either way the lists are kept in the order a full listing gives (pairs by a then b, boxes
+// by circle then box), so how often circles are listed never changes a step's result. Then
+// it runs `substeps` substeps of h = dt / substeps, each:
 //   1. semi-implicit Euler for every circle with inverse mass > 0: v += gravity * h, then
 //      x += v * h;
 //   2. the listed pairs and boxes in contact now, each with its normal, depth and approach
