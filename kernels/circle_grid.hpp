@@ -36,10 +36,6 @@ inline bool finite_circle(float x, float y, float r) {
     return std::isfinite(x) && std::isfinite(y) && std::isfinite(r);
 }
 
-} // namespace simdcollide::detail
-
-namespace simdcollide::detail {
-
 /// Calls near(j) for every circle j != v of `circles` with |c_j - c_v|^2 < (r_j + r_v)^2,
 /// computed as d = c_j - c_v, reach = r_j + r_v: the pair test of a brute force over all j,
 /// for the few cells within reach of v. `cells` must have been sorted from `circles`, and
