@@ -85,7 +85,8 @@ std::unique_ptr<particle_world> make_scene(std::size_t n) {
 
 // A settled pile on disk: its circles (x, y, radius, inverse mass, vx, vy) and boxes as
 // raw floats after a header, so that a long settle (100 000 circles: minutes; 1 000 000:
-// hours) is paid once. The listing state is not kept: the first step lists everything.
+// over an hour, above) is paid once. The listing state is not kept: the first step lists
+// everything.
 constexpr std::string_view scene_magic = "simdcollide pile v1\n";
 
 std::string scene_path(std::size_t n) {

@@ -36,6 +36,28 @@ inline bool finite_circle(float x, float y, float r) {
     return std::isfinite(x) && std::isfinite(y) && std::isfinite(r);
 }
 
+/// Calls visit(s) for every sorted entry s of the cells that the square of half-side
+/// reach around (x, y) meets, widened by query_pad: each circle whose centre can be within
+/// reach of (x, y) after float rounding. The grid must not be empty.
+template <class Visit>
+void for_each_entry_within(const circle_cells& cells, float x, float y, float reach, Visit visit) {
+    const grid_shape& g = cells.grid.shape;
+    const float pad = query_pad(x, y, reach);
+    const std::int64_t x0 = g.column(x - reach - pad);
+    const std::int64_t x1 = g.column(x + reach + pad);
+    const std::int64_t y0 = g.row(y - reach - pad);
+    const std::int64_t y1 = g.row(y + reach + pad);
+    for (std::int64_t row = y0; row <= y1; ++row) {
+        // A row's cells x0..x1 are consecutive in the sorted order.
+        const auto first_cell = static_cast<std::size_t>(row * g.columns + x0);
+        const auto last_cell = static_cast<std::size_t>(row * g.columns + x1);
+        for (std::uint32_t s = cells.cell_start[first_cell]; s < cells.cell_start[last_cell + 1];
+             ++s) {
+            visit(s);
+        }
+    }
+}
+
 /// Calls near(j) for every circle j != v of `circles` with |c_j - c_v|^2 < (r_j + r_v)^2,
 /// computed as d = c_j - c_v, reach = r_j + r_v: the pair test of a brute force over all j,
 /// for the few cells within reach of v. `cells` must have been sorted from `circles`, and
@@ -61,26 +83,13 @@ void for_each_near(const circle_cells& cells, circles_cview circles, std::uint32
         }
     };
     if (!cells.grid.empty) {
-        const grid_shape& g = cells.grid.shape;
         const float r_small = cells.grid.r_small;
-        const float reach = rv + r_small;
-        const float pad = query_pad(xv, yv, reach);
-        const std::int64_t x0 = g.column(xv - reach - pad);
-        const std::int64_t x1 = g.column(xv + reach + pad);
-        const std::int64_t y0 = g.row(yv - reach - pad);
-        const std::int64_t y1 = g.row(yv + reach + pad);
-        for (std::int64_t y = y0; y <= y1; ++y) {
-            // A row's cells x0..x1 are consecutive in the sorted order.
-            const auto row = static_cast<std::size_t>(y * g.columns);
-            const std::uint32_t first = cells.cell_start[row + static_cast<std::size_t>(x0)];
-            const std::uint32_t last = cells.cell_start[row + static_cast<std::size_t>(x1) + 1];
-            for (std::uint32_t s = first; s < last; ++s) {
-                const std::uint32_t j = cells.order[s];
-                if (cells.radius[s] <= r_small && j != v && is_moved[j] == 0) {
-                    test(j, cells.x[s], cells.y[s], cells.radius[s]);
-                }
+        for_each_entry_within(cells, xv, yv, rv + r_small, [&](std::uint32_t s) {
+            const std::uint32_t j = cells.order[s];
+            if (cells.radius[s] <= r_small && j != v && is_moved[j] == 0) {
+                test(j, cells.x[s], cells.y[s], cells.radius[s]);
             }
-        }
+        });
     }
     for (const std::uint32_t j : cells.large) {
         if (j != v && is_moved[j] == 0) {

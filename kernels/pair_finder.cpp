@@ -109,28 +109,16 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
 
     // Large circles: each against the small circles whose cells its reach covers.
     for (const std::uint32_t l : cells_.large) {
-        const float reach = c.radius[l] + r_small + margin;
-        const float pad = detail::query_pad(c.x[l], c.y[l], reach);
-        const std::int64_t x0 = g.column(c.x[l] - reach - pad);
-        const std::int64_t x1 = g.column(c.x[l] + reach + pad);
-        const std::int64_t y0 = g.row(c.y[l] - reach - pad);
-        const std::int64_t y1 = g.row(c.y[l] + reach + pad);
-        for (std::int64_t y = y0; y <= y1; ++y) {
-            for (std::int64_t x = x0; x <= x1; ++x) {
-                const auto k = static_cast<std::size_t>(y * g.columns + x);
-                for (std::uint32_t s = cell_start[k]; s < cell_start[k + 1]; ++s) {
-                    const std::uint32_t j = order[s];
-                    if (sorted_r[s] > r_small) {
-                        continue; // large-large pairs below
-                    }
-                    if (within_reach(c.x[l], c.y[l], c.radius[l], c.x[j], c.y[j], c.radius[j],
-                                     margin)) {
-                        reserve(1);
-                        found_[found++] = {std::min(l, j), std::max(l, j)};
-                    }
-                }
-            }
-        }
+        detail::for_each_entry_within(cells_, c.x[l], c.y[l], c.radius[l] + r_small + margin,
+                                      [&](std::uint32_t s) {
+                                          const std::uint32_t j = order[s];
+                                          if (sorted_r[s] <= r_small && // large-large pairs below
+                                              within_reach(c.x[l], c.y[l], c.radius[l], c.x[j],
+                                                           c.y[j], c.radius[j], margin)) {
+                                              reserve(1);
+                                              found_[found++] = {std::min(l, j), std::max(l, j)};
+                                          }
+                                      });
     }
 
     // The pairs among the large circles: the same search over them alone, with cells sized

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -179,7 +178,8 @@ void particle_world::step(float dt) {
 // The slots: the circles in the order of the cells of a grid over their centres (ascending
 // index within a cell; circles with a non-finite centre or radius last, ascending), so that
 // circles near each other, which are the ones that touch, are near each other in memory.
-// The lists name slots, so they are made again, in full.
+// The lists name slots, so they are made again, in full. The sort borrows the relisting
+// grid's storage (listed_cells_), which is then out of date.
 void particle_world::sort_slots() {
     const std::size_t n = size();
     const circles_cview c(indexed_.x.data(), indexed_.y.data(), indexed_.radius.data(), n);
