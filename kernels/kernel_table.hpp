@@ -61,6 +61,14 @@ struct world_kernels_table {
     std::size_t (*pair_touches)(particles_view, const circle_pair* pairs, std::size_t pair_count,
                                 const touch_parameters& p, world_touch* touches,
                                 circle_pair* touching, float* scratch);
+    /// Phase 1 for every circle: v += gravity_h (g * h) and x += v * h where inverse mass
+    /// > 0; every circle's position after it into moved_x, moved_y (count floats each).
+    void (*integrate)(particles_view, float gravity_h_x, float gravity_h_y, float h, float* moved_x,
+                      float* moved_y);
+    /// Phase 5 for every circle: where inverse mass > 0, v += (x - moved) * inverse_h, that
+    /// gain capped at `cap` in speed.
+    void (*gain_corrections)(particles_view, const float* moved_x, const float* moved_y,
+                             float inverse_h, float cap);
 };
 
 struct kernel_table {

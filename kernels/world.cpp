@@ -397,16 +397,10 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     const detail::touch_parameters touch{options_.restitution, options_.friction, 1.0F / h};
 
     // 1. Semi-implicit Euler: velocity first, then position with the new velocity.
-    for (std::size_t i = 0; i < n; ++i) {
-        if (p.inverse_mass[i] > 0.0F) {
-            p.vx[i] += options_.gravity_x * h;
-            p.vy[i] += options_.gravity_y * h;
-            p.x[i] += p.vx[i] * h;
-            p.y[i] += p.vy[i] * h;
-        }
-    }
-    moved_from_x_.assign(p.x, p.x + n);
-    moved_from_y_.assign(p.y, p.y + n);
+    moved_from_x_.resize(n);
+    moved_from_y_.resize(n);
+    kernels.world.integrate(p, options_.gravity_x * h, options_.gravity_y * h, h,
+                            moved_from_x_.data(), moved_from_y_.data());
 
     // 2. The contacts now: the listed circle pairs in contact (one kernel: their contacts,
     // and for those in contact what phase 6 needs, in list order) and the listed boxes, each
@@ -454,17 +448,8 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // that a corrected overlap does not go on closing, and a correction is not free energy.
     // Divided by h as a multiplication by 1 / h, as in phase 6: one division a substep
     // instead of two a circle.
-    const float cap = options_.max_correction_speed;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (p.inverse_mass[i] > 0.0F) {
-            const float cx = (p.x[i] - moved_from_x_[i]) * touch.inverse_h;
-            const float cy = (p.y[i] - moved_from_y_[i]) * touch.inverse_h;
-            const float speed2 = cx * cx + cy * cy;
-            const float scale = speed2 > cap * cap ? cap / std::sqrt(speed2) : 1.0F;
-            p.vx[i] += cx * scale;
-            p.vy[i] += cy * scale;
-        }
-    }
+    kernels.world.gain_corrections(p, moved_from_x_.data(), moved_from_y_.data(), touch.inverse_h,
+                                   options_.max_correction_speed);
 
     // 6. Restitution and friction, with the contacts of 2: boxes, then circle pairs, each
     // seeing the last's result. The pairs go in four interleaved runs (k, k + q, k + 2q,

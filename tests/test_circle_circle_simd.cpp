@@ -4,6 +4,7 @@
 // every misalignment.
 #include "test_support.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -329,6 +330,79 @@ TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
                     EXPECT_LT(want_n, count);     // and not everywhere
                 }
             }
+        }
+    }
+}
+
+// The world's per-circle phases (kernel_table.hpp, integrate and gain_corrections): the same
+// positions, velocities and phase-1 positions, bit for bit, on every length around the lane
+// counts and every misalignment; with static circles (one with velocity -0, which must keep
+// its sign), corrections of zero, over the speed cap, and exactly at it (dyadic values: a
+// gain of speed 5 against a cap of 5 is not capped).
+TEST_P(circle_circle_simd, world_integrate_and_gain_corrections_match_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const auto& ref = detail::reference_table().world;
+    constexpr float h = 0.25F;
+    constexpr float inverse_h = 4.0F;
+    constexpr float cap = 5.0F;
+    for (const run_case& rc : cases()) {
+        circle_pair_scene want(rc.n, rc.shift), got(rc.n, rc.shift);
+        fill_random(want, rc.seed);
+        fill_random(got, rc.seed);
+        for (circle_pair_scene* s : {&want, &got}) {
+            if (rc.n > 0) {
+                s->aw[0] = 0.0F;
+                s->avx[0] = -0.0F;
+            }
+        }
+        guarded_floats want_mx(rc.n, rc.shift), want_my(rc.n, rc.shift);
+        guarded_floats got_mx(rc.n, rc.shift), got_my(rc.n, rc.shift);
+        ref.integrate(want.a(), 0.5F, -2.5F, h, want_mx.data(), want_my.data());
+        table.world.integrate(got.a(), 0.5F, -2.5F, h, got_mx.data(), got_my.data());
+        expect_same(got.ax, want.ax, "x");
+        expect_same(got.ay, want.ay, "y");
+        expect_same(got.avx, want.avx, "vx");
+        expect_same(got.avy, want.avy, "vy");
+        expect_same(got_mx, want_mx, "moved x");
+        expect_same(got_my, want_my, "moved y");
+        if (rc.n > 0) {
+            EXPECT_TRUE(std::signbit(want.avx[0])) << "a static circle keeps its velocity";
+        }
+
+        // Corrections after phase 1: none, small, over the cap, exactly at it.
+        std::mt19937 rng(rc.seed + 1);
+        std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
+        for (std::size_t i = 0; i < rc.n; ++i) {
+            float dx = 0.0F;
+            float dy = 0.0F;
+            switch (i % 4) {
+            case 1:
+                dx = 0.05F * unit(rng);
+                dy = 0.05F * unit(rng);
+                break;
+            case 2:
+                dx = 3.0F * unit(rng);
+                dy = 3.0F * unit(rng);
+                break;
+            case 3:
+                dx = 0.75F; // gain (3, 4): speed 5, the cap
+                dy = -1.0F;
+                break;
+            default:
+                break;
+            }
+            for (circle_pair_scene* s : {&want, &got}) {
+                s->ax[i] += dx;
+                s->ay[i] += dy;
+            }
+        }
+        ref.gain_corrections(want.a(), want_mx.data(), want_my.data(), inverse_h, cap);
+        table.world.gain_corrections(got.a(), got_mx.data(), got_my.data(), inverse_h, cap);
+        expect_same(got.avx, want.avx, "vx after the gain");
+        expect_same(got.avy, want.avy, "vy after the gain");
+        expect_same(got.ax, want.ax, "x after the gain"); // not written
+        if (rc.n > 0) {
+            EXPECT_TRUE(std::signbit(want.avx[0])) << "a static circle gains nothing";
         }
     }
 }

@@ -51,6 +51,8 @@ const kernel_table& reference_table() noexcept {
         },
         {
             &reference_impl::pair_touches_loop,
+            &reference_impl::integrate_loop,
+            &reference_impl::gain_corrections_loop,
         },
     };
     return table;

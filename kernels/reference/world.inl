@@ -46,3 +46,36 @@ inline std::size_t pair_touches_loop(simdcollide::particles_view c,
     }
     return count;
 }
+
+// Phase 1 for every circle: semi-implicit Euler, v += g * h then x += v * h, for each circle
+// with inverse mass > 0 (gravity_h is g * h, worked out once); every circle's position after
+// it also goes to moved_x, moved_y, where phase 5 measures the corrections from.
+inline void integrate_loop(simdcollide::particles_view c, float gravity_h_x, float gravity_h_y,
+                           float h, float* moved_x, float* moved_y) {
+    for (std::size_t i = 0; i < c.count; ++i) {
+        if (c.inverse_mass[i] > 0.0F) {
+            c.vx[i] += gravity_h_x;
+            c.vy[i] += gravity_h_y;
+            c.x[i] += c.vx[i] * h;
+            c.y[i] += c.vy[i] * h;
+        }
+        moved_x[i] = c.x[i];
+        moved_y[i] = c.y[i];
+    }
+}
+
+// Phase 5 for every circle: each one with inverse mass > 0 gains as velocity its correction
+// since phase 1 divided by h (times inverse_h), that gain capped at `cap` in speed.
+inline void gain_corrections_loop(simdcollide::particles_view c, const float* moved_x,
+                                  const float* moved_y, float inverse_h, float cap) {
+    for (std::size_t i = 0; i < c.count; ++i) {
+        if (c.inverse_mass[i] > 0.0F) {
+            const float cx = (c.x[i] - moved_x[i]) * inverse_h;
+            const float cy = (c.y[i] - moved_y[i]) * inverse_h;
+            const float speed2 = cx * cx + cy * cy;
+            const float scale = speed2 > cap * cap ? cap / std::sqrt(speed2) : 1.0F;
+            c.vx[i] += cx * scale;
+            c.vy[i] += cy * scale;
+        }
+    }
+}

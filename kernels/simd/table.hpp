@@ -8,6 +8,7 @@
 #include "simd/circle_circle.hpp"
 #include "simd/isa_of.hpp"
 #include "simd/response.hpp"
+#include "simd/world.hpp"
 
 namespace simdcollide::detail {
 
@@ -40,6 +41,8 @@ const kernel_table& simd_table() noexcept {
         },
         {
             &simd::circle_circle<Arch>::pair_touches,
+            &simd::world<Arch>::integrate,
+            &simd::world<Arch>::gain_corrections,
         },
     };
     return table;
