@@ -56,8 +56,10 @@ float max_ps_branchless(float a, float b) {
 // What does not change within the substep is worked out once, in phase 2 (touch_of in
 // reference/world.inl).
 struct contact_impulse {
-    float x;
+    float x; // the impulse P = j * n + jt * t
     float y;
+    float normal; // j and jt: what a later pass starts from (accumulated_impulse_of)
+    float tangent;
 };
 contact_impulse world_impulse_of(const detail::world_touch& t, float vx, float vy, float friction) {
     const float vn = vx * t.normal_x + vy * t.normal_y;
@@ -67,7 +69,30 @@ contact_impulse world_impulse_of(const detail::world_touch& t, float vx, float v
     const float vt = vx * tx + vy * ty;
     const float limit = t.corrected_limit + friction * j;
     const float jt = impl::max_ps(-limit, impl::min_ps(-vt * t.inverse_total, limit));
-    return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty};
+    return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty, j, jt};
+}
+
+// A later pass of phase 6 over the same contact (world_options::velocity_iterations): the
+// contact's impulses so far are totals, and this pass applies what changes them to the
+// impulses the contact needs now, clamped as totals (sequential impulses): the normal total
+// stays >= 0 (so it can give back what an earlier pass pushed too hard), and the friction
+// total within mu times the whole normal impulse. `total` is updated.
+[[gnu::always_inline]] inline contact_impulse accumulated_impulse_of(const detail::world_touch& t,
+                                                                     float vx, float vy,
+                                                                     float friction,
+                                                                     detail::impulse_total& total) {
+    const float vn = vx * t.normal_x + vy * t.normal_y;
+    const float normal = max_ps_branchless(total.normal + (t.target - vn) * t.inverse_total, 0.0F);
+    const float tx = -t.normal_y;
+    const float ty = t.normal_x;
+    const float vt = vx * tx + vy * ty;
+    const float limit = t.corrected_limit + friction * normal;
+    const float tangent =
+        impl::max_ps(-limit, impl::min_ps(total.tangent - vt * t.inverse_total, limit));
+    const float j = normal - total.normal;
+    const float jt = tangent - total.tangent;
+    total = {normal, tangent};
+    return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty, j, jt};
 }
 
 } // namespace
@@ -75,6 +100,10 @@ contact_impulse world_impulse_of(const detail::world_touch& t, float vx, float v
 particle_world::particle_world(world_options options) : options_(options) {
     if (options.substeps < 1) {
         refuse("substeps is " + std::to_string(options.substeps) + ", must be >= 1");
+    }
+    if (options.velocity_iterations < 1) {
+        refuse("velocity_iterations is " + std::to_string(options.velocity_iterations) +
+               ", must be >= 1");
     }
     if (options.separation_iterations < 1) {
         refuse("separation_iterations is " + std::to_string(options.separation_iterations) +
@@ -457,15 +486,24 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // circle, so the CPU can work on them at once instead of waiting for each one's result.
     // Copies, not references, of the friction and of each record: a store to a velocity
     // could alias them for all GCC knows, and it would load them again after every store.
+    // With velocity_iterations > 1, each contact's impulses are kept (box contacts first,
+    // then circle pairs in list order) for the later passes, which run in the same order.
     const float friction = options_.friction;
-    for (const detail::world_touch t : box_touching_) {
-        const contact_impulse j = world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction);
+    const bool again = options_.velocity_iterations > 1;
+    const std::size_t boxes_touching = box_touching_.size();
+    if (again) {
+        impulse_totals_.resize(boxes_touching + pair_touching_.size());
+    }
+    const auto on_box = [&](std::size_t k, auto impulse_of) {
+        const detail::world_touch t = box_touching_[k];
+        const contact_impulse j = impulse_of(t, p.vx[t.b], p.vy[t.b], k);
         p.vx[t.b] += j.x * t.wb;
         p.vy[t.b] += j.y * t.wb;
-    }
-    const auto respond = [&](const detail::world_touch t) {
+    };
+    const auto on_pair = [&](std::size_t k, auto impulse_of) {
+        const detail::world_touch t = pair_touching_[k];
         const contact_impulse j =
-            world_impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a], friction);
+            impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a], boxes_touching + k);
         if (t.wa > 0.0F) {
             p.vx[t.a] -= j.x * t.wa;
             p.vy[t.a] -= j.y * t.wa;
@@ -475,15 +513,32 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
             p.vy[t.b] += j.y * t.wb;
         }
     };
-    const std::size_t touching_pairs = pair_touching_.size();
-    constexpr std::size_t runs = 4; // measured: 16 runs were 30% slower on the whole step
-    const std::size_t run_length = (touching_pairs + runs - 1) / runs;
-    for (std::size_t k = 0; k < run_length; ++k) {
-        for (std::size_t run = 0; run < runs; ++run) {
-            if (k + run * run_length < touching_pairs) {
-                respond(pair_touching_[k + run * run_length]);
+    const auto pass = [&](auto impulse_of) {
+        for (std::size_t k = 0; k < boxes_touching; ++k) {
+            on_box(k, impulse_of);
+        }
+        const std::size_t touching_pairs = pair_touching_.size();
+        constexpr std::size_t runs = 4; // measured: 16 runs were 30% slower on the whole step
+        const std::size_t run_length = (touching_pairs + runs - 1) / runs;
+        for (std::size_t k = 0; k < run_length; ++k) {
+            for (std::size_t run = 0; run < runs; ++run) {
+                if (k + run * run_length < touching_pairs) {
+                    on_pair(k + run * run_length, impulse_of);
+                }
             }
         }
+    };
+    pass([&](const detail::world_touch& t, float vx, float vy, std::size_t at) {
+        const contact_impulse j = world_impulse_of(t, vx, vy, friction);
+        if (again) {
+            impulse_totals_[at] = {j.normal, j.tangent};
+        }
+        return j;
+    });
+    for (int it = 1; it < options_.velocity_iterations; ++it) {
+        pass([&](const detail::world_touch& t, float vx, float vy, std::size_t at) {
+            return accumulated_impulse_of(t, vx, vy, friction, impulse_totals_[at]);
+        });
     }
 }
 
