@@ -536,34 +536,48 @@ void particle_world::respond_in_passes(const particles_view& p, float friction) 
     const std::size_t touching_pairs = pair_touching_.size();
     impulse_totals_.resize(boxes_touching + touching_pairs);
     detail::impulse_total* const totals = impulse_totals_.data();
-    const std::size_t run_length = (touching_pairs + impulse_runs - 1) / impulse_runs;
-    for (int pass = 0; pass < options_.velocity_iterations; ++pass) {
-        const auto impulse_of = [&](const detail::world_touch& t, float vx, float vy,
-                                    std::size_t at) {
-            if (pass == 0) {
-                const contact_impulse j = world_impulse_of(t, vx, vy, friction);
-                totals[at] = {j.normal, j.tangent};
-                return j;
-            }
-            return accumulated_impulse_of(t, vx, vy, friction, totals[at]);
-        };
+    // Each pass in the single pass's order, records by value; the first pass keeps the
+    // totals that the later ones start from.
+    const auto in_order = [&](auto&& on_box, auto&& on_pair) {
         for (std::size_t k = 0; k < boxes_touching; ++k) {
-            const detail::world_touch t = box_touching_[k];
-            const contact_impulse j = impulse_of(t, p.vx[t.b], p.vy[t.b], k);
-            p.vx[t.b] += j.x * t.wb;
-            p.vy[t.b] += j.y * t.wb;
+            on_box(box_touching_[k], k);
         }
+        const std::size_t run_length = (touching_pairs + impulse_runs - 1) / impulse_runs;
         for (std::size_t k = 0; k < run_length; ++k) {
             for (std::size_t run = 0; run < impulse_runs; ++run) {
                 const std::size_t at = k + run * run_length;
                 if (at < touching_pairs) {
-                    const detail::world_touch t = pair_touching_[at];
-                    push_pair(p, t,
-                              impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a],
-                                         boxes_touching + at));
+                    on_pair(pair_touching_[at], boxes_touching + at);
                 }
             }
         }
+    };
+    const auto push_box = [&](const detail::world_touch& t, const contact_impulse& j) {
+        p.vx[t.b] += j.x * t.wb;
+        p.vy[t.b] += j.y * t.wb;
+    };
+    in_order(
+        [&](const detail::world_touch t, std::size_t at) {
+            const contact_impulse j = world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction);
+            totals[at] = {j.normal, j.tangent};
+            push_box(t, j);
+        },
+        [&](const detail::world_touch t, std::size_t at) {
+            const contact_impulse j =
+                world_impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a], friction);
+            totals[at] = {j.normal, j.tangent};
+            push_pair(p, t, j);
+        });
+    for (int pass = 1; pass < options_.velocity_iterations; ++pass) {
+        in_order(
+            [&](const detail::world_touch t, std::size_t at) {
+                push_box(t, accumulated_impulse_of(t, p.vx[t.b], p.vy[t.b], friction, totals[at]));
+            },
+            [&](const detail::world_touch t, std::size_t at) {
+                push_pair(p, t,
+                          accumulated_impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a],
+                                                 friction, totals[at]));
+            });
     }
 }
 
