@@ -52,8 +52,8 @@
 // Deep piles. With the defaults a pile several hundred circles deep does not come to rest.
 // Measured on a hexagonal tower of 19 000 circles (radius 0.449, 633 rows, 30 wide, built
 // with gaps of 0.002) over 1 200 steps: the default step let its median height sink from 247
-// to 83 and then bounce (mean v^2 up to 200), and with 8 or 16 separation rounds it still
-// bounced (mean v^2 up to 30); with velocity_iterations = 2 its median height stayed at 218
+// to 83 and then bounce (mean v^2 up to 709), and with 8 or 16 separation rounds it still
+// bounced (mean v^2 up to 196); with velocity_iterations = 2 its median height stayed at 218
 // (mean overlap 4.7% of a radius, mean v^2 0.19, sinking about 0.4 a second; after 3 000
 // steps 212, mean v^2 0.05, sinking 0.14 a second), and with substeps = 16 at 213 (mean
 // v^2 0.013). A 300-row tower holds with the defaults. A pile dropped from hundreds of
