@@ -72,6 +72,28 @@ contact_impulse world_impulse_of(const detail::world_touch& t, float vx, float v
     return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty, j, jt};
 }
 
+// Applies a box contact's impulse to its circle, B (the box is A, static).
+[[gnu::always_inline]] inline void push_box(const particles_view& p, const detail::world_touch& t,
+                                            const contact_impulse& j) {
+    p.vx[t.b] += j.x * t.wb;
+    p.vy[t.b] += j.y * t.wb;
+}
+
+// Calls respond(k) for k in [0, count) in `runs` interleaved runs: k, k + q, k + 2q, ... for
+// q = count / runs rounded up (phase 6's order for circle pairs, world.hpp).
+template <class Respond>
+[[gnu::always_inline]] inline void for_each_in_runs(std::size_t count, std::size_t runs,
+                                                    Respond&& respond) {
+    const std::size_t run_length = (count + runs - 1) / runs;
+    for (std::size_t k = 0; k < run_length; ++k) {
+        for (std::size_t run = 0; run < runs; ++run) {
+            if (k + run * run_length < count) {
+                respond(k + run * run_length);
+            }
+        }
+    }
+}
+
 // Applies a circle pair's impulse: A gets -P * wa, B gets +P * wb; a static circle keeps its
 // velocity's bits.
 [[gnu::always_inline]] inline void push_pair(const particles_view& p, const detail::world_touch& t,
@@ -500,31 +522,21 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // circle, so the CPU can work on them at once instead of waiting for each one's result.
     // Copies, not references, of the friction and of each record: a store to a velocity
     // could alias them for all GCC knows, and it would load them again after every store.
-    // With velocity_iterations > 1, each contact's impulses are kept (box contacts first,
-    // then circle pairs in list order) for the later passes, which run in the same order.
+    // With velocity_iterations > 1, respond_in_passes.
     const float friction = options_.friction;
     if (options_.velocity_iterations > 1) {
         respond_in_passes(p, friction);
         return;
     }
     for (const detail::world_touch t : box_touching_) {
-        const contact_impulse j = world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction);
-        p.vx[t.b] += j.x * t.wb;
-        p.vy[t.b] += j.y * t.wb;
+        push_box(p, t, world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction));
     }
     const auto respond = [&](const detail::world_touch t) {
         push_pair(p, t,
                   world_impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a], friction));
     };
-    const std::size_t touching_pairs = pair_touching_.size();
-    const std::size_t run_length = (touching_pairs + impulse_runs - 1) / impulse_runs;
-    for (std::size_t k = 0; k < run_length; ++k) {
-        for (std::size_t run = 0; run < impulse_runs; ++run) {
-            if (k + run * run_length < touching_pairs) {
-                respond(pair_touching_[k + run * run_length]);
-            }
-        }
-    }
+    for_each_in_runs(pair_touching_.size(), impulse_runs,
+                     [&](std::size_t k) { respond(pair_touching_[k]); });
 }
 
 // Phase 6 with velocity_iterations > 1: the first pass as in substep, keeping each
@@ -542,25 +554,14 @@ void particle_world::respond_in_passes(const particles_view& p, float friction) 
         for (std::size_t k = 0; k < boxes_touching; ++k) {
             on_box(box_touching_[k], k);
         }
-        const std::size_t run_length = (touching_pairs + impulse_runs - 1) / impulse_runs;
-        for (std::size_t k = 0; k < run_length; ++k) {
-            for (std::size_t run = 0; run < impulse_runs; ++run) {
-                const std::size_t at = k + run * run_length;
-                if (at < touching_pairs) {
-                    on_pair(pair_touching_[at], boxes_touching + at);
-                }
-            }
-        }
-    };
-    const auto push_box = [&](const detail::world_touch& t, const contact_impulse& j) {
-        p.vx[t.b] += j.x * t.wb;
-        p.vy[t.b] += j.y * t.wb;
+        for_each_in_runs(touching_pairs, impulse_runs,
+                         [&](std::size_t k) { on_pair(pair_touching_[k], boxes_touching + k); });
     };
     in_order(
         [&](const detail::world_touch t, std::size_t at) {
             const contact_impulse j = world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction);
             totals[at] = {j.normal, j.tangent};
-            push_box(t, j);
+            push_box(p, t, j);
         },
         [&](const detail::world_touch t, std::size_t at) {
             const contact_impulse j =
@@ -571,7 +572,8 @@ void particle_world::respond_in_passes(const particles_view& p, float friction) 
     for (int pass = 1; pass < options_.velocity_iterations; ++pass) {
         in_order(
             [&](const detail::world_touch t, std::size_t at) {
-                push_box(t, accumulated_impulse_of(t, p.vx[t.b], p.vy[t.b], friction, totals[at]));
+                push_box(p, t,
+                         accumulated_impulse_of(t, p.vx[t.b], p.vy[t.b], friction, totals[at]));
             },
             [&](const detail::world_touch t, std::size_t at) {
                 push_pair(p, t,
