@@ -19,7 +19,7 @@ circle_grid circle_grid_for(circles_cview c, float margin) {
     double lo_x = std::numeric_limits<double>::infinity(), lo_y = lo_x;
     double hi_x = -lo_x, hi_y = -lo_x;
     for (std::size_t i = 0; i < n; ++i) {
-        if (finite_circle(c.x[i], c.y[i], c.radius[i])) {
+        if (pairable_circle(c.x[i], c.y[i], c.radius[i])) {
             largest = std::max(largest, c.radius[i]);
             lo_x = std::min<double>(lo_x, c.x[i]);
             lo_y = std::min<double>(lo_y, c.y[i]);
@@ -58,7 +58,7 @@ void sort_into_cells(circles_cview c, circle_cells& cells) {
     cells.cell_of_circle.resize(n);
     cells.large.clear();
     for (std::size_t i = 0; i < n; ++i) {
-        const bool valid = count > 0 && finite_circle(c.x[i], c.y[i], c.radius[i]);
+        const bool valid = count > 0 && pairable_circle(c.x[i], c.y[i], c.radius[i]);
         const auto cell = valid ? static_cast<std::uint32_t>(g.cell(c.x[i], c.y[i])) : nowhere;
         cells.cell_of_circle[i] = cell;
         if (valid) {

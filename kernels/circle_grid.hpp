@@ -16,12 +16,12 @@ namespace simdcollide::detail {
 /// The grid for these circles and margin: cells 2 r_small + margin wide, r_small twice
 /// the median radius (capped at the largest), coarsened until there are at most
 /// 2 n + 64 cells, so memory stays O(n) however skewed the radii or spread the centres.
-/// Circles with a non-finite centre or radius are left out of every measure.
+/// Circles that are not pairable_circle are left out of every measure.
 circle_grid circle_grid_for(circles_cview circles, float margin);
 
 /// Sorts the circles into cells.grid's cells (counting sort, stable: ascending index within
 /// a cell), copying their fields in that order, and lists those larger than r_small. Circles
-/// with a non-finite centre or radius are in no cell.
+/// that are not pairable_circle are in no cell.
 void sort_into_cells(circles_cview circles, circle_cells& cells);
 
 /// How far beyond a reach two centres can be and still pass the d^2 < reach^2 test after
@@ -30,10 +30,12 @@ inline float query_pad(float x, float y, float reach) {
     return (std::fabs(x) + std::fabs(y) + reach) * 1e-5F + std::numeric_limits<float>::min();
 }
 
-/// Whether a circle's centre and radius are finite (a valid circle may still be NaN after
-/// a simulation blew up; such circles are in no cell and no pair).
-inline bool finite_circle(float x, float y, float r) {
-    return std::isfinite(x) && std::isfinite(y) && std::isfinite(r);
+/// Whether a circle can be in a cell and a pair: a finite centre and a finite radius >= 0.
+/// Others are invalid input (a valid circle may still be NaN after a simulation blew up)
+/// and are in no cell and no pair: a negative radius would make the brute force's
+/// d^2 < (r_i + r_j)^2 true for circles far apart (found by fuzz_many).
+inline bool pairable_circle(float x, float y, float r) {
+    return std::isfinite(x) && std::isfinite(y) && std::isfinite(r) && r >= 0.0F;
 }
 
 /// Calls visit(s) for every sorted entry s of the cells that the square of half-side
@@ -63,7 +65,7 @@ void for_each_entry_within(const circle_cells& cells, float x, float y, float re
 /// for the few cells within reach of v. `cells` must have been sorted from `circles`, and
 /// every circle changed since is to be in `moved` (flagged in is_moved): those, and the
 /// circles larger than the grid's r_small, are tested with their current values, one by one.
-/// As in pair_finder, a circle with a non-finite centre or radius is near nothing.
+/// As in pair_finder, a circle that is not pairable_circle is near nothing.
 template <class Near>
 void for_each_near(const circle_cells& cells, circles_cview circles, std::uint32_t v,
                    const std::vector<std::uint32_t>& moved, const std::uint8_t* is_moved,
@@ -71,7 +73,7 @@ void for_each_near(const circle_cells& cells, circles_cview circles, std::uint32
     const float xv = circles.x[v];
     const float yv = circles.y[v];
     const float rv = circles.radius[v];
-    if (!finite_circle(xv, yv, rv)) {
+    if (!pairable_circle(xv, yv, rv)) {
         return;
     }
     const auto test = [&](std::uint32_t j, float xj, float yj, float rj) {
@@ -97,7 +99,7 @@ void for_each_near(const circle_cells& cells, circles_cview circles, std::uint32
         }
     }
     for (const std::uint32_t j : moved) {
-        if (j != v && finite_circle(circles.x[j], circles.y[j], circles.radius[j])) {
+        if (j != v && pairable_circle(circles.x[j], circles.y[j], circles.radius[j])) {
             test(j, circles.x[j], circles.y[j], circles.radius[j]);
         }
     }

@@ -159,16 +159,17 @@ std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
     for (std::size_t k = 0; k < found; ++k) {
         pairs_[fill_[found_[k].a]++] = found_[k];
     }
+    // Insertion sort of each group by b: groups are small. Indices, not pointers: first + 1
+    // would be past the end for an empty last group (undefined, found by fuzz_many).
     for (std::size_t i = 0; i < n; ++i) {
-        circle_pair* first = pairs_.data() + group_start_[i];
-        circle_pair* last = pairs_.data() + group_start_[i + 1];
-        for (circle_pair* p = first + 1; p < last; ++p) { // insertion sort: groups are small
-            const circle_pair moving = *p;
-            circle_pair* q = p;
-            for (; q > first && (q - 1)->b > moving.b; --q) {
-                *q = *(q - 1);
+        const std::size_t first = group_start_[i];
+        for (std::size_t p = first + 1; p < group_start_[i + 1]; ++p) {
+            const circle_pair moving = pairs_[p];
+            std::size_t q = p;
+            for (; q > first && pairs_[q - 1].b > moving.b; --q) {
+                pairs_[q] = pairs_[q - 1];
             }
-            *q = moving;
+            pairs_[q] = moving;
         }
     }
     return pairs_;
@@ -179,9 +180,13 @@ namespace reference {
 std::vector<circle_pair> find_pairs(circles_cview c, float margin) {
     check(c, margin);
     std::vector<circle_pair> pairs;
+    const auto pairable = [&](std::size_t i) {
+        return detail::pairable_circle(c.x[i], c.y[i], c.radius[i]);
+    };
     for (std::size_t i = 0; i < c.count; ++i) {
         for (std::size_t j = i + 1; j < c.count; ++j) {
-            if (within_reach(c.x[i], c.y[i], c.radius[i], c.x[j], c.y[j], c.radius[j], margin)) {
+            if (pairable(i) && pairable(j) &&
+                within_reach(c.x[i], c.y[i], c.radius[i], c.x[j], c.y[j], c.radius[j], margin)) {
                 pairs.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j)});
             }
         }

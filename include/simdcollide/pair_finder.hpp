@@ -82,7 +82,8 @@ struct circle_cells {
 /// coarsened if the centres spread wider. The caller's indexing is kept: pairs name the
 /// caller's indices.
 ///
-/// Circles with a non-finite centre or radius (invalid input) are in no pair.
+/// Circles with a non-finite centre, or a radius that is negative or not finite (invalid
+/// input), are in no pair, here and in reference::find_pairs.
 class pair_finder {
 public:
     /// Throws std::invalid_argument for null arrays or a negative or non-finite margin.
