@@ -241,7 +241,7 @@ void particle_world::step(float dt) {
 }
 
 // The slots: the circles in the order of the cells of a grid over their centres (ascending
-// index within a cell; circles with a non-finite centre or radius last, ascending), so that
+// index within a cell; circles in no cell, as a NaN centre is, last, ascending), so that
 // circles near each other, which are the ones that touch, are near each other in memory.
 // The lists name slots, so they are made again, in full. The sort borrows the relisting
 // grid's storage (listed_cells_), which is then out of date.
@@ -369,9 +369,12 @@ void particle_world::list_box_contacts() {
 }
 
 // Circle i's boxes, ascending: the grid's candidates for its search radius, kept only if the
-// box is within that radius now. Static circles (inverse mass 0) are never moved by boxes.
+// box is within that radius now. Static circles (inverse mass 0) are never moved by boxes,
+// and a circle whose centre is no longer finite (a blown-up simulation) is listed with none:
+// the grid would hand it every box to test, each listing, for nothing a push could mend.
 void particle_world::append_box_contacts(std::size_t i, std::vector<circle_pair>& out) {
-    if (grid_.size() == 0 || !(inverse_mass_[i] > 0.0F)) {
+    if (grid_.size() == 0 || !(inverse_mass_[i] > 0.0F) || !std::isfinite(x_[i]) ||
+        !std::isfinite(y_[i])) {
         return;
     }
     const aabbs_view boxes = grid_.boxes();

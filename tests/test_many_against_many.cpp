@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 namespace simdcollide::testing {
 namespace {
@@ -70,6 +71,36 @@ TEST(static_boxes, grid_matches_brute_force_on_adversarial_scenes) {
     expect_grid_matches_brute_force(random_box_scene(1, 1, 10));
     // Boxes in a tight, overlapping heap, so pushes move circles from box to box.
     expect_grid_matches_brute_force(random_box_scene(500, 200, 11, 2.0F, 6.0F));
+}
+
+// Invalid circles among valid ones: the grid still gives the brute force's result. A NaN x
+// clamps to a box's edge and the brute force pushes the circle along y, and a negative
+// radius still pushes a centre deep inside a box; the grid once searched no cells for
+// either (found by fuzz_many).
+TEST(static_boxes, grid_matches_brute_force_for_invalid_circles) {
+    box_scene s = random_box_scene(300, 100, 12);
+    const aabbs_view b = s.boxes.view();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    s.circles.x[0] = nan;
+    s.circles.y[0] = (b.min_y[3] + b.max_y[3]) / 2.0F;
+    s.circles.y[1] = nan;
+    s.circles.x[1] = (b.min_x[4] + b.max_x[4]) / 2.0F;
+    s.circles.x[2] = inf;
+    s.circles.x[3] = -inf;
+    s.circles.radius[4] = inf;
+    s.circles.radius[5] = nan;
+    s.circles.x[6] = (b.min_x[7] + b.max_x[7]) / 2.0F; // deep inside box 7, radius < 0
+    s.circles.y[6] = (b.min_y[7] + b.max_y[7]) / 2.0F;
+    s.circles.radius[6] = -0.05F;
+    s.circles.radius[7] = -3.0F;
+    circle_set brute = s.circles;
+    const std::size_t want = reference::push_out_all(brute.view(), b, 0.1F);
+    ASSERT_GT(want, 0U);
+    // The cases above that the brute force pushes, so that the test can tell.
+    EXPECT_NE(bits(brute.y[0]), bits(s.circles.y[0]));
+    EXPECT_NE(bits(brute.x[6]) ^ bits(brute.y[6]), bits(s.circles.x[6]) ^ bits(s.circles.y[6]));
+    expect_grid_matches_brute_force(s, 0.1F);
 }
 
 TEST(static_boxes, a_circle_on_the_seam_of_a_flat_floor_is_pushed_out_once) {
@@ -195,20 +226,40 @@ TEST(pair_finder, matches_brute_force_on_adversarial_scenes) {
     expect_pairs_match_brute_force(tiers, 0.5F);
 }
 
-TEST(pair_finder, non_finite_circles_are_in_no_pair_and_do_not_crash) {
+// Invalid circles, in pair_finder and in the brute force alike. A negative radius once made
+// the brute force pair circles far apart (d^2 < (r_i + r_j)^2 with r_i + r_j < 0; found by
+// fuzz_many), and an infinite one pair a circle with everything, while pair_finder left
+// both out.
+TEST(pair_finder, invalid_circles_are_in_no_pair_and_do_not_crash) {
     circle_set c = random_circles(300, 11, 10.0F, 2.0F);
-    c.x[5] = std::numeric_limits<float>::quiet_NaN();
-    c.radius[9] = std::numeric_limits<float>::infinity();
+    const std::uint32_t nan_x = 5, infinite_r = 9, negative_r = 17, negative_zero_r = 23;
+    c.x[nan_x] = std::numeric_limits<float>::quiet_NaN();
+    c.radius[infinite_r] = std::numeric_limits<float>::infinity();
+    c.radius[negative_r] = -40.0F;
+    c.radius[negative_zero_r] = -0.0F; // valid: -0 >= 0
+    c.x[negative_zero_r] = c.x[0];
+    c.y[negative_zero_r] = c.y[0];
     pair_finder finder;
-    for (const circle_pair p : finder.find(c.view())) {
-        EXPECT_TRUE(p.a != 5 && p.b != 5 && p.a != 9 && p.b != 9);
+    const std::span<const circle_pair> found = finder.find(c.view());
+    const std::vector<circle_pair> brute = reference::find_pairs(c.view());
+    ASSERT_EQ(found.size(), brute.size());
+    bool zero_radius_paired = false;
+    for (std::size_t k = 0; k < brute.size(); ++k) {
+        const circle_pair p = brute[k];
+        EXPECT_EQ(found[k].a, p.a);
+        EXPECT_EQ(found[k].b, p.b);
+        for (const std::uint32_t invalid : {nan_x, infinite_r, negative_r}) {
+            EXPECT_TRUE(p.a != invalid && p.b != invalid) << "pair " << p.a << ", " << p.b;
+        }
+        zero_radius_paired = zero_radius_paired || (p.a == 0 && p.b == negative_zero_r);
     }
+    EXPECT_TRUE(zero_radius_paired); // a point at circle 0's centre is in contact with it
 }
 
 // The world's partial relisting: for_each_near (kernels/circle_grid.hpp) over cells sorted
 // from the circles, some of which then move (as relisted circles do), against every circle
-// tested one by one (those with a non-finite centre or radius near nothing, as in
-// pair_finder).
+// tested one by one (those with a non-finite centre or a radius that is negative or not
+// finite near nothing, as in pair_finder).
 void expect_near_matches_brute_force(circle_set c, std::uint32_t seed) {
     const std::size_t n = c.size();
     detail::circle_cells cells;
@@ -232,7 +283,7 @@ void expect_near_matches_brute_force(circle_set c, std::uint32_t seed) {
             const float dy = c.y[j] - c.y[v];
             const float reach = c.radius[j] + c.radius[v];
             if (j != v && std::isfinite(dx) && std::isfinite(dy) && std::isfinite(reach) &&
-                dx * dx + dy * dy < reach * reach) {
+                c.radius[j] >= 0.0F && c.radius[v] >= 0.0F && dx * dx + dy * dy < reach * reach) {
                 want.push_back(j);
             }
         }
@@ -254,6 +305,7 @@ TEST(pair_finder, cells_find_the_circles_near_one_as_brute_force_does) {
     odd.radius[10] = 1000.0F;                            // over everything
     odd.x[12] = std::numeric_limits<float>::quiet_NaN(); // in no cell, near nothing
     odd.radius[13] = std::numeric_limits<float>::infinity();
+    odd.radius[14] = -30.0F; // negative: near nothing
     expect_near_matches_brute_force(odd, 5);
 }
 

@@ -46,6 +46,8 @@ public:
 
     /// Replaces `out`'s contents with every box that can be in contact with a circle at
     /// (x, y) of radius r with the given margin, in ascending order and without repeats.
+    /// Invalid circles get what push-out can act on: every box for a non-finite centre or
+    /// r + margin, and for r + margin < 0 the boxes around the centre.
     void candidates(float x, float y, float r, float margin, std::vector<std::uint32_t>& out) const;
 
 private:
