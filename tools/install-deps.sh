@@ -14,6 +14,7 @@ packages=(
     googletest               # GoogleTest's sources, built for aarch64 in the NEON job
     binutils                 # nm and objdump, for the per-ISA symbol check
     python3                  # the benchmark summary
+    clang libclang-rt-dev    # the libFuzzer job (clang and its fuzzer runtime)
 )
 
 missing=()

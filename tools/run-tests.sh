@@ -8,7 +8,11 @@
 #      circle soak (about ten seconds in Release, far longer at -O0 with sanitizers; a 500
 #      circle pile runs in its place);
 #   3. on x86-64, a cross build for aarch64 (NEON) and every test but the soak under
-#      qemu-aarch64: the NEON path held to the reference bit for bit.
+#      qemu-aarch64: the NEON path held to the reference bit for bit;
+#   4. a clang build of the libFuzzer targets (tests/fuzz), with ASan and UBSan, each run
+#      for SIMDCOLLIDE_FUZZ_SECONDS (default 60) from a fixed seed: every kernel of every
+#      ISA this CPU runs against the reference, and the broad phases and the world against
+#      their brute forces and across ISAs, on inputs the fuzzer makes up.
 #
 #   tools/run-tests.sh [BUILD_ROOT]      (default: build-tests)
 #
@@ -21,8 +25,10 @@ jobs=$(nproc)
 tools/install-deps.sh
 
 strict=()
+werror=OFF
 if [ "${CI:-}" = "true" ]; then
     strict=(-DSIMDCOLLIDE_WERROR=ON -DSIMDCOLLIDE_REQUIRE_QEMU=ON)
+    werror=ON
 fi
 
 echo "== Release build and tests"
@@ -44,3 +50,16 @@ if [ "$(uname -m)" = "x86_64" ]; then
     cmake --build "$root/aarch64" -j"$jobs"
     ctest --test-dir "$root/aarch64" -j"$jobs" --output-on-failure -E '_soak\.'
 fi
+
+echo "== libFuzzer: every kernel of every ISA against the reference (clang, ASan + UBSan)"
+cmake -S . -B "$root/fuzz" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSIMDCOLLIDE_BUILD_FUZZERS=ON -DSIMDCOLLIDE_BUILD_TESTS=OFF -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF \
+    -DSIMDCOLLIDE_BUILD_TOOLS=OFF -DSIMDCOLLIDE_SANITIZE=fuzzer-no-link,address,undefined \
+    -DSIMDCOLLIDE_WERROR=$werror
+cmake --build "$root/fuzz" -j"$jobs"
+# A crash (a kernel that differs from the reference) leaves its input in $root/fuzz/ as
+# crash-*; run the fuzzer on that file alone to see it again.
+for target in kernels many; do
+    "$root/fuzz/tests/fuzz/simdcollide_fuzz_$target" -seed=1 \
+        -max_total_time="${SIMDCOLLIDE_FUZZ_SECONDS:-60}" -artifact_prefix="$root/fuzz/"
+done
