@@ -59,7 +59,15 @@ cmake -S . -B "$root/fuzz" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWi
 cmake --build "$root/fuzz" -j"$jobs"
 # A crash (a kernel that differs from the reference) leaves its input in $root/fuzz/ as
 # crash-*; run the fuzzer on that file alone to see it again.
+# libFuzzer logs every input that adds coverage: kept in $root/fuzz/<target>.log, and its
+# end shown only when a target fails.
 for target in kernels many; do
-    "$root/fuzz/tests/fuzz/simdcollide_fuzz_$target" -seed=1 \
-        -max_total_time="${SIMDCOLLIDE_FUZZ_SECONDS:-60}" -artifact_prefix="$root/fuzz/"
+    log="$root/fuzz/$target.log"
+    if ! "$root/fuzz/tests/fuzz/simdcollide_fuzz_$target" -seed=1 \
+        -max_total_time="${SIMDCOLLIDE_FUZZ_SECONDS:-60}" -artifact_prefix="$root/fuzz/" >"$log" 2>&1; then
+        tail -n 60 "$log"
+        echo "fuzz_$target failed (its input is the crash-* file in $root/fuzz/)"
+        exit 1
+    fi
+    grep -E '^Done [0-9]+ runs' "$log" | sed "s/^/fuzz_$target: /"
 done
