@@ -71,13 +71,24 @@ void check_static_boxes(reader& r) {
     for (std::size_t k = 0; k < box_count; ++k) {
         const float x = r.value();
         const float y = r.value();
-        boxes.push_back(aabb::from_origin_size(x, y, r.fraction_of(8.0F), r.fraction_of(8.0F)));
+        // Mostly small boxes; now and then one of any size (a negative or NaN one is invalid).
+        const auto side = [&] {
+            return r.byte() % 8U == 0 ? std::fabs(r.value()) : r.fraction_of(8.0F);
+        };
+        const float w = side();
+        boxes.push_back(aabb::from_origin_size(x, y, w, side()));
     }
     std::unique_ptr<static_box_grid> grid;
     try {
         grid = std::make_unique<static_box_grid>(boxes.view());
     } catch (const std::invalid_argument&) {
         return; // an invalid box (a non-finite corner): refused, as documented
+    }
+    // The memory bound documented in static_boxes.hpp.
+    if (grid->cell_count() > 4 * box_count + 64 || grid->listing_count() > 8 * box_count + 1024) {
+        fail("static_box_grid made " + std::to_string(grid->cell_count()) + " cells and " +
+             std::to_string(grid->listing_count()) + " listings for " + std::to_string(box_count) +
+             " boxes");
     }
     const std::size_t n = r.byte() % 33U;
     std::vector<float> x(n), y(n), radius(n);
