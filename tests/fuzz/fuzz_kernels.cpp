@@ -144,7 +144,10 @@ input decode(const std::uint8_t* data, std::size_t size) {
     in.n = r.byte() % 41U; // up to five AVX-512 blocks, with every tail length below
     in.shift = r.byte() % 16U;
     in.margin = r.value();
-    in.box = aabb::from_min_max(r.value(), r.value(), r.value(), r.value());
+    // Braces, not a call: a braced list reads its values left to right, and a call's
+    // arguments in an unspecified order (GCC and clang differ), which would make the saved
+    // corpus mean other inputs to another compiler.
+    in.box = aabb{r.value(), r.value(), r.value(), r.value()};
     in.response = {r.value(), r.value()};
     in.touch = {r.value(), r.value(), r.value()};
     in.gravity_h_x = r.value();

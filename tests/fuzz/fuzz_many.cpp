@@ -131,7 +131,7 @@ std::uint64_t world_bits(const std::uint8_t* data, std::size_t size) {
     aabb_set boxes;
     const std::size_t box_count = r.byte() % 13U;
     for (std::size_t k = 0; k < box_count; ++k) {
-        boxes.push_back(aabb::from_min_max(r.value(), r.value(), r.value(), r.value()));
+        boxes.push_back(aabb{r.value(), r.value(), r.value(), r.value()}); // in order, as braced
     }
     try {
         world.set_boxes(boxes.view());
@@ -150,7 +150,8 @@ std::uint64_t world_bits(const std::uint8_t* data, std::size_t size) {
         const float inverse_mass = kind % 7U == 0 ? 0.0F : r.fraction_of(2.0F);
         const std::size_t before = world.size();
         try {
-            world.add_circle(c, inverse_mass, r.value(), r.value());
+            const float vx = r.value(); // read in order: a call's arguments are not
+            world.add_circle(c, inverse_mass, vx, r.value());
         } catch (const std::invalid_argument&) {
             if (world.size() != before) {
                 fail("a refused add_circle changed the world's size");
