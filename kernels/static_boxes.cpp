@@ -162,14 +162,17 @@ static_box_grid::static_box_grid(aabbs_view boxes) {
 
 namespace {
 
-cell_range range_of(const float x, const float y, const float reach, float origin_x, float origin_y,
+cell_range range_of(const float x, const float y, float reach, float origin_x, float origin_y,
                     float size, std::int64_t columns, std::int64_t rows) {
-    // An invalid circle with a non-finite centre or reach: every cell. The brute force can
-    // still push it (a NaN x clamps to a box's edge, and the push moves it along y; found by
-    // fuzz_many), and only every box in order gives what it gives.
+    // Invalid circles get the cells of every box the brute force can push them with (both
+    // found by fuzz_many). A non-finite centre or reach: every cell, since the brute force
+    // can still push it (a NaN x clamps to a box's edge, and the push moves it along y). A
+    // negative reach (radius < 0) is taken as 0: such a circle is still pushed out of a box
+    // its centre is deep inside, and those boxes are in the centre's cells.
     if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(reach)) {
         return {0, 0, columns - 1, rows - 1};
     }
+    reach = std::max(reach, 0.0F);
     const float pad = query_pad(x, y, reach);
     return {cell_of(x - reach - pad, origin_x, size, columns),
             cell_of(y - reach - pad, origin_y, size, rows),
@@ -184,13 +187,9 @@ class static_box_query {
 public:
     explicit static_box_query(const static_box_grid& g) : g_(g) {}
 
-    // The cells within `reach` of (x, y). A negative reach (an invalid circle, radius < 0)
-    // is taken as 0: the brute force still pushes such a circle out of a box its centre is
-    // deep inside, and those boxes are in the centre's cell (found by fuzz_many: the grid
-    // searched no cell at all and pushed nothing).
     cell_range range(float x, float y, float reach) const {
-        return range_of(x, y, std::max(reach, 0.0F), g_.origin_x_, g_.origin_y_, g_.cell_size_,
-                        g_.columns_, g_.rows_);
+        return range_of(x, y, reach, g_.origin_x_, g_.origin_y_, g_.cell_size_, g_.columns_,
+                        g_.rows_);
     }
 
     // The boxes listed in `r`'s cells with index > `after` (all when after < 0), ascending.

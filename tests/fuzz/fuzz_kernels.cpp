@@ -32,7 +32,7 @@ namespace {
 
 // What SPEC.md allows to differ: a NaN's payload.
 bool same(float a, float b) {
-    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b) || (a != a && b != b);
+    return canonical_bits(a) == canonical_bits(b);
 }
 
 [[noreturn]] void mismatch(std::string_view isa, const std::string& what) {
@@ -294,7 +294,7 @@ void check_circle_circle(const input& in, const detail::kernel_table& t) {
             for (std::size_t q = i; q < in.pairs.size(); q += s.n) {
                 for (field& o : out) {
                     const float v = o.data()[q];
-                    sum = sum * 31U + (v != v ? 0x7FC00000U : std::bit_cast<std::uint32_t>(v));
+                    sum = sum * 31U + canonical_bits(v);
                 }
             }
             s.p(scene::out0)[i] = std::bit_cast<float>(sum & 0x3FFFFFFFU); // never a NaN
@@ -340,7 +340,7 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
                 sum = sum * 31U + w.a * 7U + w.b + touching[q].a * 5U + touching[q].b * 3U;
                 for (const float v : {w.wa, w.wb, w.normal_x, w.normal_y, w.inverse_total, w.target,
                                       w.corrected_limit}) {
-                    sum = sum * 31U + (v != v ? 0x7FC00000U : std::bit_cast<std::uint32_t>(v));
+                    sum = sum * 31U + canonical_bits(v);
                 }
             }
             s.p(scene::out1)[i] = std::bit_cast<float>(sum & 0x3FFFFFFFU);

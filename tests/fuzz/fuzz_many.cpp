@@ -36,16 +36,25 @@ std::uint32_t bits(float v) {
     return std::bit_cast<std::uint32_t>(v);
 }
 
+// n circles read from the input, element by element.
+struct circle_arrays {
+    std::vector<float> x, y, radius;
+};
+circle_arrays read_circles(reader& r, std::size_t n) {
+    circle_arrays c{std::vector<float>(n), std::vector<float>(n), std::vector<float>(n)};
+    for (std::size_t i = 0; i < n; ++i) {
+        c.x[i] = r.value();
+        c.y[i] = r.value();
+        c.radius[i] = r.value();
+    }
+    return c;
+}
+
 void check_pair_finder(reader& r) {
     const std::size_t n = r.byte() % 97U;
-    std::vector<float> x(n), y(n), radius(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        x[i] = r.value();
-        y[i] = r.value();
-        radius[i] = r.value();
-    }
+    const circle_arrays circles = read_circles(r, n);
     const float margin = r.fraction_of(2.0F);
-    const circles_cview c(x.data(), y.data(), radius.data(), n);
+    const circles_cview c(circles.x.data(), circles.y.data(), circles.radius.data(), n);
     pair_finder finder;
     const std::span<const circle_pair> got = finder.find(c, margin);
     const std::vector<circle_pair> want = reference::find_pairs(c, margin);
@@ -91,12 +100,7 @@ void check_static_boxes(reader& r) {
              " boxes");
     }
     const std::size_t n = r.byte() % 33U;
-    std::vector<float> x(n), y(n), radius(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        x[i] = r.value();
-        y[i] = r.value();
-        radius[i] = r.value();
-    }
+    auto [x, y, radius] = read_circles(r, n);
     std::vector<float> bx = x, by = y;
     const float margin = r.fraction_of(1.0F);
     const std::size_t got = push_out_all({x.data(), y.data(), radius.data(), n}, *grid, margin);
@@ -173,7 +177,7 @@ std::uint64_t world_bits(const std::uint8_t* data, std::size_t size) {
     std::uint64_t h = 1469598103934665603ULL;
     for (std::size_t i = 0; i < p.count; ++i) {
         for (const float v : {p.x[i], p.y[i], p.vx[i], p.vy[i]}) {
-            h = (h ^ (v != v ? 0x7FC00000U : bits(v))) * 1099511628211ULL;
+            h = (h ^ canonical_bits(v)) * 1099511628211ULL;
         }
     }
     return h;

@@ -1,4 +1,5 @@
-// How the fuzz targets turn libFuzzer's bytes into values.
+// Shared by the fuzz targets: how they turn libFuzzer's bytes into values, and how they
+// compare floats.
 #pragma once
 
 #include <bit>
@@ -43,5 +44,11 @@ private:
     std::size_t size_;
     std::size_t at_ = 0;
 };
+
+/// A float's bits, every NaN as one pattern: SPEC.md ("Exactness") lets a NaN's payload
+/// differ between instruction sets, and nothing else.
+inline std::uint32_t canonical_bits(float v) {
+    return v != v ? 0x7FC00000U : std::bit_cast<std::uint32_t>(v);
+}
 
 } // namespace simdcollide::fuzz
