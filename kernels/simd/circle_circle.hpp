@@ -172,26 +172,39 @@ struct circle_circle {
         });
     }
 
-    // W pairs of a pair list from element `first`: their circles' indices, and how many are
-    // real. Unused lanes (past the end) repeat the list's first pair; their results are
-    // dropped.
+    // W pairs of a pair list, read where they lie (records::load), and how many are real.
+    // Lanes past `count` hold copies of the list's first pair; their results are dropped.
     struct pair_block {
-        std::uint32_t a[width];
-        std::uint32_t b[width];
+        const circle_pair* pairs;
         std::size_t count;
-    };
-    static pair_block pair_block_at(const circle_pair* pairs, std::size_t pair_count,
-                                    std::size_t first) {
-        pair_block block{};
-        block.count = first >= pair_count          ? 0
-                      : pair_count - first < width ? pair_count - first
-                                                   : width;
-        for (std::size_t j = 0; j < width; ++j) {
-            const circle_pair p = pairs[j < block.count ? first + j : 0];
-            block.a[j] = p.a;
-            block.b[j] = p.b;
+        [[nodiscard]] auto first() const {
+            return [p = pairs](std::size_t j) { return p[j].a; };
         }
-        return block;
+        [[nodiscard]] auto second() const {
+            return [p = pairs](std::size_t j) { return p[j].b; };
+        }
+    };
+
+    // body(one, two, first) for pair blocks of 2 W pairs at a time from element `first`:
+    // two blocks per round, because each block's square root and divisions are one long chain
+    // of latency, and two independent chains keep the divider busy (measured: 1.4x). The
+    // last round's pairs are copied into a buffer padded with the first pair; its second
+    // block may have no real pairs.
+    template <class Body>
+    static void for_each_pair_round(const circle_pair* pairs, std::size_t pair_count, Body&& body) {
+        std::size_t first = 0;
+        for (; pair_count - first >= 2 * width; first += 2 * width) {
+            body(pair_block{pairs + first, width}, pair_block{pairs + first + width, width}, first);
+        }
+        if (first < pair_count) {
+            const std::size_t left = pair_count - first;
+            circle_pair padded[2 * width];
+            for (std::size_t j = 0; j < 2 * width; ++j) {
+                padded[j] = pairs[j < left ? first + j : 0];
+            }
+            body(pair_block{padded, left < width ? left : width},
+                 pair_block{padded + width, left > width ? left - width : 0}, first);
+        }
     }
 
     // A block's corrections of a and of b as sums records (dx, dy, count, 0): zero where
@@ -203,8 +216,8 @@ struct circle_circle {
     template <separation_weighting mode>
     static block_corrections corrections_of(const pair_block& p, const float* bodies) {
         using R = records<Arch>;
-        const typename R::fields a = R::load(bodies, p.a);
-        const typename R::fields b = R::load(bodies, p.b);
+        const typename R::fields a = R::load(bodies, p.first());
+        const typename R::fields b = R::load(bodies, p.second());
         const separation_result s =
             separation_of<mode>(a.f0, a.f1, a.f2, a.f3, b.f0, b.f1, b.f2, b.f3);
         const F zero(0.0F);
@@ -222,21 +235,22 @@ struct circle_circle {
     // adds +0 to each sum, which changes no bits: the sums start at +0 and so are never -0.
     static void pair_corrections(particles_view c, const circle_pair* pairs, std::size_t pair_count,
                                  separation_weighting mode, const detail::pair_corrections& sums) {
-        using R = records<Arch>;
         float* const bodies = sums.bodies;
         pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
-        // Two blocks per round: each block's square root and divisions are one long chain
-        // of latency, and two independent chains keep the divider busy (measured: 1.4x).
         with_mode(mode, [=](auto weighting) {
-            for (std::size_t first = 0; first < pair_count; first += 2 * width) {
-                const pair_block one = pair_block_at(pairs, pair_count, first);
-                const pair_block two = pair_block_at(pairs, pair_count, first + width);
-                const block_corrections one_moves = corrections_of<weighting()>(one, bodies);
-                const block_corrections two_moves = corrections_of<weighting()>(two, bodies);
-                R::add_in_order(sums.sums, one.a, one_moves.a, one.b, one_moves.b, one.count);
-                R::add_in_order(sums.sums, two.a, two_moves.a, two.b, two_moves.b, two.count);
-            }
+            for_each_pair_round(
+                pairs, pair_count, [=](const pair_block& one, const pair_block& two, std::size_t) {
+                    const block_corrections one_moves = corrections_of<weighting()>(one, bodies);
+                    const block_corrections two_moves = corrections_of<weighting()>(two, bodies);
+                    add_corrections(sums, one, one_moves);
+                    add_corrections(sums, two, two_moves);
+                });
         });
+    }
+
+    static void add_corrections(const detail::pair_corrections& sums, const pair_block& q,
+                                const block_corrections& moves) {
+        records<Arch>::add_in_order(sums.sums, q.first(), moves.a, q.second(), moves.b, q.count);
     }
 
     // Pair list contacts: the circles packed, then W pairs at a time gathered and stored to
@@ -246,21 +260,20 @@ struct circle_circle {
         using R = records<Arch>;
         pack(c.x, c.y, c.radius, nullptr, c.count, scratch);
         const auto contacts_of = [=](const pair_block& p) {
-            const typename R::fields a = R::load(scratch, p.a);
-            const typename R::fields b = R::load(scratch, p.b);
+            const typename R::fields a = R::load(scratch, p.first());
+            const typename R::fields b = R::load(scratch, p.second());
             return contact_of(a.f0, a.f1, a.f2, b.f0, b.f1, b.f2);
         };
         lane_counter<Arch> hits;
-        for (std::size_t first = 0; first < pair_count; first += 2 * width) {
-            const pair_block one = pair_block_at(pairs, pair_count, first);
-            const pair_block two = pair_block_at(pairs, pair_count, first + width);
-            const contact_result one_contacts = contacts_of(one);
-            const contact_result two_contacts = contacts_of(two);
-            store_pair_block(one, first, out, one_contacts, hits);
-            if (two.count > 0) {
-                store_pair_block(two, first + width, out, two_contacts, hits);
-            }
-        }
+        for_each_pair_round(pairs, pair_count,
+                            [&](const pair_block& one, const pair_block& two, std::size_t first) {
+                                const contact_result one_contacts = contacts_of(one);
+                                const contact_result two_contacts = contacts_of(two);
+                                store_pair_block(one, first, out, one_contacts, hits);
+                                if (two.count > 0) {
+                                    store_pair_block(two, first + width, out, two_contacts, hits);
+                                }
+                            });
         return hits.total();
     }
 
@@ -289,11 +302,11 @@ struct circle_circle {
             std::uint32_t in_contact;
         };
         const auto touches_of = [&](const pair_block& q) {
-            const typename R::fields a = R::load(bodies, q.a);
-            const typename R::fields b = R::load(bodies, q.b);
+            const typename R::fields a = R::load(bodies, q.first());
+            const typename R::fields b = R::load(bodies, q.second());
             const contact_result k = contact_of(a.f0, a.f1, a.f2, b.f0, b.f1, b.f2);
-            const typename R::fields va = R::load(moving, q.a);
-            const typename R::fields vb = R::load(moving, q.b);
+            const typename R::fields va = R::load(moving, q.first());
+            const typename R::fields vb = R::load(moving, q.second());
             const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
             const F total = a.f3 + b.f3;
             const F inverse_total = pick<Arch>(total > zero, divide<Arch>(F(1.0F), total), zero);
@@ -317,53 +330,52 @@ struct circle_circle {
                 t.field[f].store_aligned(field[f]);
             }
             for (std::size_t j = 0; j < q.count; ++j) {
-                touches[count] = {q.a[j],      q.b[j],      field[0][j], field[1][j], field[2][j],
+                const circle_pair ab = q.pairs[j];
+                touches[count] = {ab.a,        ab.b,        field[0][j], field[1][j], field[2][j],
                                   field[3][j], field[4][j], field[5][j], field[6][j]};
-                touching[count] = {q.a[j], q.b[j]};
+                touching[count] = ab;
                 count += (t.in_contact >> j) & 1U;
             }
         };
-        // Two blocks per round, as in pair_corrections: each block's square root and
-        // divisions are a long chain of latency, and two chains overlap.
-        for (std::size_t first = 0; first < pair_count; first += 2 * width) {
-            const pair_block one = pair_block_at(pairs, pair_count, first);
-            const pair_block two = pair_block_at(pairs, pair_count, first + width);
-            const block_touches one_touches = touches_of(one);
-            const block_touches two_touches = touches_of(two);
-            write(one, one_touches);
-            write(two, two_touches);
-        }
+        for_each_pair_round(pairs, pair_count,
+                            [&](const pair_block& one, const pair_block& two, std::size_t) {
+                                const block_touches one_touches = touches_of(one);
+                                const block_touches two_touches = touches_of(two);
+                                write(one, one_touches);
+                                write(two, two_touches);
+                            });
         return count;
     }
 
 #if defined(__x86_64__)
     // AVX: a whole block's world_touch records by an 8 x 8 transpose of the indices (as
     // float bits) and the first six fields, one 32-byte store per lane, then the last field;
-    // each lane at the current end of the output, which advances past lanes in contact.
+    // each lane at the current end of the output, which advances past lanes in contact. The
+    // indices come in as the pairs themselves, (a, b) already side by side: the transpose's
+    // first step for them is two lane swaps.
     static void write_transposed(const pair_block& q, const F (&field)[7], std::uint32_t in_contact,
                                  detail::world_touch* touches, circle_pair* touching,
                                  std::size_t& count) {
         static_assert(sizeof(detail::world_touch) == 36 &&
                       offsetof(detail::world_touch, corrected_limit) == 32);
+        static_assert(sizeof(circle_pair) == 8 && offsetof(circle_pair, b) == 4);
         using wide = typename F::register_type;
-        alignas(32) float index_bits[2][width];
-        std::memcpy(index_bits[0], q.a, sizeof q.a);
-        std::memcpy(index_bits[1], q.b, sizeof q.b);
-        const wide row[8] = {F::load_aligned(index_bits[0]),
-                             F::load_aligned(index_bits[1]),
-                             field[0],
-                             field[1],
-                             field[2],
-                             field[3],
-                             field[4],
-                             field[5]};
+        const auto* pair_bits = reinterpret_cast<const float*>(q.pairs); // bits, never math
+        const wide pairs_low = F::load_unaligned(pair_bits);             // a b of lanes 0 1 | 2 3
+        const wide pairs_high = F::load_unaligned(pair_bits + width);    // lanes 4 5 | 6 7
+        const auto row = [&](std::size_t r) -> wide { return field[r - 2]; }; // rows 2 to 7
         wide t[8];
         wide u[8];
         for (std::size_t h = 0; h < 8; h += 4) { // rows h..h+3: their fields of lanes j, j + 4
-            t[h + 0] = _mm256_unpacklo_ps(row[h + 0], row[h + 1]);
-            t[h + 1] = _mm256_unpackhi_ps(row[h + 0], row[h + 1]);
-            t[h + 2] = _mm256_unpacklo_ps(row[h + 2], row[h + 3]);
-            t[h + 3] = _mm256_unpackhi_ps(row[h + 2], row[h + 3]);
+            if (h == 0) { // the indices: a b a b of lanes 0 1 | 4 5, and of lanes 2 3 | 6 7
+                t[0] = _mm256_permute2f128_ps(pairs_low, pairs_high, 0x20);
+                t[1] = _mm256_permute2f128_ps(pairs_low, pairs_high, 0x31);
+            } else {
+                t[h + 0] = _mm256_unpacklo_ps(row(h + 0), row(h + 1));
+                t[h + 1] = _mm256_unpackhi_ps(row(h + 0), row(h + 1));
+            }
+            t[h + 2] = _mm256_unpacklo_ps(row(h + 2), row(h + 3));
+            t[h + 3] = _mm256_unpackhi_ps(row(h + 2), row(h + 3));
             u[h + 0] = _mm256_shuffle_ps(t[h + 0], t[h + 2], 0x44); // lanes 0 | 4
             u[h + 1] = _mm256_shuffle_ps(t[h + 0], t[h + 2], 0xEE); // lanes 1 | 5
             u[h + 2] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0x44); // lanes 2 | 6
@@ -378,7 +390,7 @@ struct circle_circle {
             // field.
             _mm256_storeu_ps(reinterpret_cast<float*>(touches + count), record);
             touches[count].corrected_limit = limit[j];
-            touching[count] = {q.a[j], q.b[j]};
+            touching[count] = q.pairs[j];
             count += (in_contact >> j) & 1U;
         }
     }
@@ -407,7 +419,8 @@ struct circle_circle {
             for (std::size_t j = 0; j < width; ++j) {
                 index[j] = static_cast<std::uint32_t>(block.first + (j < last ? j : last));
             }
-            const typename R::fields s = R::load(sums.sums, index);
+            const typename R::fields s =
+                R::load(sums.sums, [&](std::size_t j) { return index[j]; });
             const M moved = s.f2 > F(0.0F);
             const F x = block.load(c.x);
             const F y = block.load(c.y);

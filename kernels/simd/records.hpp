@@ -30,14 +30,17 @@ struct records {
         F f3;
     };
 
-    /// Fields of the records at base + 4 * index[j], lane j.
-    static fields load(const float* base, const std::uint32_t (&index)[width]) {
+    /// Fields of the records at base + 4 * index(j), lane j. `index` is a callable, so that
+    /// indices are read where they lie (a pair list, say) rather than copied first: GCC
+    /// keeps a copied index array as W separate values and spills each.
+    template <class Index>
+    static fields load(const float* base, Index index) {
 #if defined(__x86_64__)
         if constexpr (is_avx<Arch>) {
             const auto pair = [&](std::size_t j) {
                 return _mm256_insertf128_ps(
-                    _mm256_castps128_ps256(_mm_load_ps(base + std::size_t{4} * index[j])),
-                    _mm_load_ps(base + std::size_t{4} * index[j + 4]), 1);
+                    _mm256_castps128_ps256(_mm_load_ps(base + std::size_t{4} * index(j))),
+                    _mm_load_ps(base + std::size_t{4} * index(j + 4)), 1);
             };
             const wide m0 = pair(0); // f0 f1 f2 f3 of records 0 | 4
             const wide m1 = pair(1);
@@ -50,10 +53,10 @@ struct records {
             return {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
                     _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
         } else if constexpr (is_sse<Arch>) {
-            __m128 r0 = _mm_load_ps(base + std::size_t{4} * index[0]);
-            __m128 r1 = _mm_load_ps(base + std::size_t{4} * index[1]);
-            __m128 r2 = _mm_load_ps(base + std::size_t{4} * index[2]);
-            __m128 r3 = _mm_load_ps(base + std::size_t{4} * index[3]);
+            __m128 r0 = _mm_load_ps(base + std::size_t{4} * index(0));
+            __m128 r1 = _mm_load_ps(base + std::size_t{4} * index(1));
+            __m128 r2 = _mm_load_ps(base + std::size_t{4} * index(2));
+            __m128 r3 = _mm_load_ps(base + std::size_t{4} * index(3));
             _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
             return {r0, r1, r2, r3};
         }
@@ -64,11 +67,11 @@ struct records {
                 field(base, 3, index, std::make_index_sequence<width>{})};
     }
 
-    /// For j in [0, count) in order: the record at a + 4 * index_a[j] gets lane j of
-    /// `from_a` added, then the record at b + 4 * index_b[j] gets lane j of `from_b`. The
+    /// For j in [0, count) in order: the record at base + 4 * index_a(j) gets lane j of
+    /// `from_a` added, then the record at base + 4 * index_b(j) gets lane j of `from_b`. The
     /// order matters when an index repeats: float addition is not associative.
-    static void add_in_order(float* base, const std::uint32_t (&index_a)[width],
-                             const fields& from_a, const std::uint32_t (&index_b)[width],
+    template <class IndexA, class IndexB>
+    static void add_in_order(float* base, IndexA index_a, const fields& from_a, IndexB index_b,
                              const fields& from_b, std::size_t count) {
 #if defined(__x86_64__)
         if constexpr (is_avx<Arch> || is_sse<Arch>) {
@@ -77,9 +80,9 @@ struct records {
             transpose(from_a, a);
             transpose(from_b, b);
             for (std::size_t j = 0; j < count; ++j) {
-                float* ra = base + std::size_t{4} * index_a[j];
+                float* ra = base + std::size_t{4} * index_a(j);
                 _mm_store_ps(ra, _mm_add_ps(_mm_load_ps(ra), a[j]));
-                float* rb = base + std::size_t{4} * index_b[j];
+                float* rb = base + std::size_t{4} * index_b(j);
                 _mm_store_ps(rb, _mm_add_ps(_mm_load_ps(rb), b[j]));
             }
             return;
@@ -90,8 +93,8 @@ struct records {
         store_fields(from_a, a);
         store_fields(from_b, b);
         for (std::size_t j = 0; j < count; ++j) {
-            float* ra = base + std::size_t{4} * index_a[j];
-            float* rb = base + std::size_t{4} * index_b[j];
+            float* ra = base + std::size_t{4} * index_a(j);
+            float* rb = base + std::size_t{4} * index_b(j);
             for (std::size_t k = 0; k < 4; ++k) {
                 ra[k] += a[k][j];
             }
@@ -123,12 +126,12 @@ struct records {
     }
 
 private:
-    template <std::size_t... J>
-    static F field(const float* base, std::size_t k, const std::uint32_t (&index)[width],
+    template <class Index, std::size_t... J>
+    static F field(const float* base, std::size_t k, Index index,
                    std::index_sequence<J...> /*lanes*/) {
         // xsimd 8.1 has no public constructor from W scalars; its own constructors use
         // kernel::set, which lowers to the instruction set's set/insert sequence.
-        return xsimd::kernel::set<Arch>(F{}, Arch{}, base[std::size_t{4} * index[J] + k]...);
+        return xsimd::kernel::set<Arch>(F{}, Arch{}, base[std::size_t{4} * index(J) + k]...);
     }
 
     static void store_fields(const fields& from, float (&out)[4][width]) {
