@@ -56,7 +56,8 @@ struct world_kernels_table {
     /// The particle world's phase 2 for its listed circle pairs (world.hpp): each pair's
     /// contact, and for those in contact (depth > 0), in list order, the world_touch the
     /// impulse loop needs into touches[] and the pair into touching[]; returns how many.
-    /// Both outputs have room for pair_count; entries past the count are scratch. `scratch`
+    /// Both outputs have room for pair_count, and neither overlaps `pairs` (SIMD paths read
+    /// a block's pairs again while writing); entries past the count are scratch. `scratch`
     /// holds 8 floats per circle, 16-byte aligned.
     std::size_t (*pair_touches)(particles_view, const circle_pair* pairs, std::size_t pair_count,
                                 const touch_parameters& p, world_touch* touches,
