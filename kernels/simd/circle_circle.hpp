@@ -12,7 +12,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 #include <utility>
 
@@ -414,13 +413,10 @@ struct circle_circle {
     static std::size_t apply_corrections(const detail::pair_corrections& sums, particles_view c) {
         using R = records<Arch>;
         return for_each_block<Arch>(c.count, [=](const auto& block) {
-            std::uint32_t index[width];
+            // Circle first + j, the last real one again in a tail block's padding lanes.
             const std::size_t last = lanes_in(block) - 1;
-            for (std::size_t j = 0; j < width; ++j) {
-                index[j] = static_cast<std::uint32_t>(block.first + (j < last ? j : last));
-            }
-            const typename R::fields s =
-                R::load(sums.sums, [&](std::size_t j) { return index[j]; });
+            const typename R::fields s = R::load(
+                sums.sums, [&](std::size_t j) { return block.first + (j < last ? j : last); });
             const M moved = s.f2 > F(0.0F);
             const F x = block.load(c.x);
             const F y = block.load(c.y);
