@@ -121,6 +121,13 @@ std::size_t touches_unchecked(const kernel_table& t, particles_view c,
                                 scratch_of(workspace, 8 * c.count));
 }
 
+void respond_unchecked(const kernel_table& t, particles_view c,
+                       std::span<const world_touch> touches, float friction,
+                       separation_workspace& workspace) {
+    t.world.respond_pairs(c, touches.data(), touches.size(), friction,
+                          scratch_of(workspace, 4 * c.count));
+}
+
 std::size_t separate_unchecked(const kernel_table& t, particles_view c,
                                std::span<const circle_pair> pairs, separation_weighting mode,
                                separation_workspace& workspace) {

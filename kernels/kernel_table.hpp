@@ -70,6 +70,12 @@ struct world_kernels_table {
     /// gain capped at `cap` in speed.
     void (*gain_corrections)(particles_view, const float* moved_x, const float* moved_y,
                              float inverse_h, float cap);
+    /// Phase 6 for the circle pairs in contact, a single pass: each touch's impulse applied
+    /// to its circles' velocities in the order of impulse_runs interleaved runs (world.hpp),
+    /// each seeing the last's results. touches come from pair_touches (a != b in each);
+    /// `scratch` holds 4 floats per circle, 16-byte aligned.
+    void (*respond_pairs)(particles_view, const world_touch* touches, std::size_t count,
+                          float friction, float* scratch);
 };
 
 struct kernel_table {

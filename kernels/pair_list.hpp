@@ -34,4 +34,10 @@ std::size_t touches_unchecked(const kernel_table& t, particles_view circles,
                               world_touch* touches, circle_pair* touching,
                               separation_workspace& workspace);
 
+/// The world's phase 6 for circle pairs (kernel_table.hpp, world_kernels_table::
+/// respond_pairs) on table `t`, unchecked: every index below circles.count, a != b.
+void respond_unchecked(const kernel_table& t, particles_view circles,
+                       std::span<const world_touch> touches, float friction,
+                       separation_workspace& workspace);
+
 } // namespace simdcollide::detail

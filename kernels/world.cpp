@@ -32,80 +32,19 @@ namespace {
 
 namespace impl = detail::world_impl;
 
-// impl::max_ps(a, b) = a > b ? a : b, without a branch. GCC 12 compiles that expression
-// against a constant 0 into a compare and a jump, and whether a contact's impulse is
-// positive is close to random: in a profile of the benchmark pile, the mispredicted jumps
-// were the costliest instructions of the impulse loop. x86's maxss is this exact function
-// (the second operand wins ties and NaN).
-float max_ps_branchless(float a, float b) {
-#if defined(__SSE2__)
-    return _mm_cvtss_f32(_mm_max_ss(_mm_set_ss(a), _mm_set_ss(b)));
-#else
-    return impl::max_ps(a, b);
-#endif
-}
-
 [[noreturn]] void refuse(const std::string& what) {
     throw std::invalid_argument("simdcollide::particle_world: " + what);
 }
 
-// The impulse the world gives a contact after the velocity update (world.hpp, phase 6): the
-// normal velocity is raised to e times the approach speed before the substep's corrections
-// (never lowered), and Coulomb friction is bounded by mu times the whole normal impulse,
-// the one the position correction amounted to included. n runs from A to B; v = vB - vA.
-// What does not change within the substep is worked out once, in phase 2 (touch_of in
-// reference/world.inl).
-struct contact_impulse {
-    float x; // the impulse P = j * n + jt * t
-    float y;
-    float normal; // j and jt: what a later pass starts from (accumulated_impulse_of)
-    float tangent;
-};
-contact_impulse world_impulse_of(const detail::world_touch& t, float vx, float vy, float friction) {
-    const float vn = vx * t.normal_x + vy * t.normal_y;
-    const float j = max_ps_branchless(t.target - vn, 0.0F) * t.inverse_total;
-    const float tx = -t.normal_y;
-    const float ty = t.normal_x;
-    const float vt = vx * tx + vy * ty;
-    const float limit = t.corrected_limit + friction * j;
-    const float jt = impl::max_ps(-limit, impl::min_ps(-vt * t.inverse_total, limit));
-    return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty, j, jt};
-}
+using impl::contact_impulse;
+using impl::max_ps_branchless;
+using impl::world_impulse_of;
 
 // Applies a box contact's impulse to its circle, B (the box is A, static).
 [[gnu::always_inline]] inline void push_box(const particles_view& p, const detail::world_touch& t,
                                             const contact_impulse& j) {
     p.vx[t.b] += j.x * t.wb;
     p.vy[t.b] += j.y * t.wb;
-}
-
-// Calls respond(k) for k in [0, count) in `runs` interleaved runs: k, k + q, k + 2q, ... for
-// q = count / runs rounded up (phase 6's order for circle pairs, world.hpp).
-template <class Respond>
-[[gnu::always_inline]] inline void for_each_in_runs(std::size_t count, std::size_t runs,
-                                                    Respond&& respond) {
-    const std::size_t run_length = (count + runs - 1) / runs;
-    for (std::size_t k = 0; k < run_length; ++k) {
-        for (std::size_t run = 0; run < runs; ++run) {
-            if (k + run * run_length < count) {
-                respond(k + run * run_length);
-            }
-        }
-    }
-}
-
-// Applies a circle pair's impulse: A gets -P * wa, B gets +P * wb; a static circle keeps its
-// velocity's bits.
-[[gnu::always_inline]] inline void push_pair(const particles_view& p, const detail::world_touch& t,
-                                             const contact_impulse& j) {
-    if (t.wa > 0.0F) {
-        p.vx[t.a] -= j.x * t.wa;
-        p.vy[t.a] -= j.y * t.wa;
-    }
-    if (t.wb > 0.0F) {
-        p.vx[t.b] += j.x * t.wb;
-        p.vy[t.b] += j.y * t.wb;
-    }
 }
 
 // A later pass of phase 6 over the same contact (world_options::velocity_iterations): the
@@ -520,12 +459,11 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
                                    options_.max_correction_speed);
 
     // 6. Restitution and friction, with the contacts of 2: boxes, then circle pairs, each
-    // seeing the last's result. The pairs go in four interleaved runs (k, k + q, k + 2q,
-    // k + 3q for q a quarter of the list): pairs far apart in the list rarely share a
-    // circle, so the CPU can work on them at once instead of waiting for each one's result.
-    // Copies, not references, of the friction and of each record: a store to a velocity
-    // could alias them for all GCC knows, and it would load them again after every store.
-    // With velocity_iterations > 1, respond_in_passes.
+    // seeing the last's result. The pairs go in interleaved runs (detail::impulse_runs):
+    // pairs far apart in the list rarely share a circle, so the kernel applies several at
+    // once. Copies, not references, of the friction and of each box record: a store to a
+    // velocity could alias them for all GCC knows, and it would load them again after every
+    // store. With velocity_iterations > 1, respond_in_passes.
     const float friction = options_.friction;
     if (options_.velocity_iterations > 1) {
         respond_in_passes(p, friction);
@@ -534,12 +472,7 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     for (const detail::world_touch t : box_touching_) {
         push_box(p, t, world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction));
     }
-    const auto respond = [&](const detail::world_touch t) {
-        push_pair(p, t,
-                  world_impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a], friction));
-    };
-    for_each_in_runs(pair_touching_.size(), impulse_runs,
-                     [&](std::size_t k) { respond(pair_touching_[k]); });
+    detail::respond_unchecked(kernels, p, pair_touching_, friction, workspace_);
 }
 
 // Phase 6 with velocity_iterations > 1: the first pass as in substep, keeping each
@@ -557,8 +490,9 @@ void particle_world::respond_in_passes(const particles_view& p, float friction) 
         for (std::size_t k = 0; k < boxes_touching; ++k) {
             on_box(box_touching_[k], k);
         }
-        for_each_in_runs(touching_pairs, impulse_runs,
-                         [&](std::size_t k) { on_pair(pair_touching_[k], boxes_touching + k); });
+        impl::for_each_in_runs(touching_pairs, detail::impulse_runs, [&](std::size_t k) {
+            on_pair(pair_touching_[k], boxes_touching + k);
+        });
     };
     in_order(
         [&](const detail::world_touch t, std::size_t at) {
@@ -570,7 +504,7 @@ void particle_world::respond_in_passes(const particles_view& p, float friction) 
             const contact_impulse j =
                 world_impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a], friction);
             totals[at] = {j.normal, j.tangent};
-            push_pair(p, t, j);
+            impl::push_pair(p, t, j);
         });
     for (int pass = 1; pass < options_.velocity_iterations; ++pass) {
         in_order(
@@ -579,9 +513,10 @@ void particle_world::respond_in_passes(const particles_view& p, float friction) 
                          accumulated_impulse_of(t, p.vx[t.b], p.vy[t.b], friction, totals[at]));
             },
             [&](const detail::world_touch t, std::size_t at) {
-                push_pair(p, t,
-                          accumulated_impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a],
-                                                 friction, totals[at]));
+                impl::push_pair(p, t,
+                                accumulated_impulse_of(t, p.vx[t.b] - p.vx[t.a],
+                                                       p.vy[t.b] - p.vy[t.a], friction,
+                                                       totals[at]));
             });
     }
 }

@@ -334,6 +334,115 @@ TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
     }
 }
 
+// The world's phase 6 for circle pairs (kernel_table.hpp, respond_pairs): the same
+// velocities, bit for bit, as the reference's one-by-one order. The SIMD paths apply a
+// block of contacts at once only when they share no circle, so the lists here make every
+// kind of block: the pile's touches (runs that end, a repeated pair), contacts with no
+// circle in common (every block apart), a star around one circle (no block apart), and
+// random pairs in random order (some with a > b); every length up to a few blocks, from an
+// odd record too; static circles, one with velocity -0; friction zero and not.
+TEST_P(circle_circle_simd, world_respond_pairs_match_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const auto& ref = detail::reference_table();
+    const auto check = [&](pile& scene, const std::vector<detail::world_touch>& touches,
+                           const char* what) {
+        const std::vector<float> vx = scene.vx;
+        const std::vector<float> vy = scene.vy;
+        aligned_floats scratch(8 * scene.x.size());
+        for (const float friction : {0.0F, 0.4F}) {
+            for (std::size_t first = 0; first < 2 && first < touches.size(); ++first) {
+                for (std::size_t count = 0; first + count <= touches.size();
+                     count += count < 40 ? 1 : touches.size() / 3 + 1) {
+                    scene.vx = vx;
+                    scene.vy = vy;
+                    ref.world.respond_pairs(scene.view(), touches.data() + first, count, friction,
+                                            scratch.data());
+                    const std::vector<float> want_vx = scene.vx;
+                    const std::vector<float> want_vy = scene.vy;
+                    scene.vx = vx;
+                    scene.vy = vy;
+                    table.world.respond_pairs(scene.view(), touches.data() + first, count, friction,
+                                              scratch.data());
+                    for (std::size_t i = 0; i < vx.size(); ++i) {
+                        EXPECT_SAME_BITS(scene.vx[i], want_vx[i], what, i)
+                            << " count=" << count << " first=" << first;
+                        EXPECT_SAME_BITS(scene.vy[i], want_vy[i], what, i)
+                            << " count=" << count << " first=" << first;
+                    }
+                }
+            }
+        }
+        scene.vx = vx;
+        scene.vy = vy;
+    };
+
+    // The pile's touches, as phase 2 gives them.
+    for (const std::size_t n : {std::size_t{9}, std::size_t{40}, std::size_t{1000}}) {
+        pile scene(n, static_cast<std::uint32_t>(n) + 3);
+        std::mt19937 rng(static_cast<std::uint32_t>(n) + 1);
+        std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
+        for (std::size_t i = 0; i < n; ++i) {
+            scene.vx[i] = unit(rng);
+            scene.vy[i] = unit(rng);
+        }
+        scene.vx[0] = -0.0F; // static (i % 17 == 0): keeps its sign
+        const detail::touch_parameters p{0.5F, 0.4F, 240.0F};
+        std::vector<detail::world_touch> touches(scene.pairs.size());
+        std::vector<circle_pair> touching(scene.pairs.size());
+        aligned_floats scratch(8 * n);
+        touches.resize(ref.world.pair_touches(scene.view(), scene.pairs.data(), scene.pairs.size(),
+                                              p, touches.data(), touching.data(), scratch.data()));
+        ASSERT_GT(touches.size(), n / 4);
+        check(scene, touches, "pile");
+    }
+
+    // Made-up contacts over 200 circles: unit normals, targets and limits >= 0.
+    const std::size_t n = 200;
+    pile scene(n, 11);
+    std::mt19937 rng(12);
+    std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
+    for (std::size_t i = 0; i < n; ++i) {
+        scene.vx[i] = unit(rng);
+        scene.vy[i] = unit(rng);
+    }
+    scene.vy[17] = -0.0F; // static
+    const auto touch = [&](std::uint32_t a, std::uint32_t b) {
+        const float angle = unit(rng) * 3.14159F;
+        const float wa = scene.w[a];
+        const float wb = scene.w[b];
+        const float total = wa + wb;
+        return detail::world_touch{a,
+                                   b,
+                                   wa,
+                                   wb,
+                                   std::cos(angle),
+                                   std::sin(angle),
+                                   total > 0.0F ? 1.0F / total : 0.0F,
+                                   std::abs(unit(rng)),
+                                   0.5F * std::abs(unit(rng))};
+    };
+    std::vector<detail::world_touch> apart;
+    for (std::uint32_t k = 0; 2 * k + 1 < n; ++k) {
+        apart.push_back(touch(2 * k, 2 * k + 1));
+    }
+    check(scene, apart, "apart");
+    std::vector<detail::world_touch> star;
+    for (std::uint32_t k = 1; k < n; ++k) {
+        star.push_back(touch(k % 3 == 0 ? k : 0, k % 3 == 0 ? 0 : k)); // 0 on either side
+    }
+    check(scene, star, "star");
+    std::vector<detail::world_touch> random;
+    std::uniform_int_distribution<std::uint32_t> circle(0, n - 1);
+    while (random.size() < 3 * n) {
+        const std::uint32_t a = circle(rng);
+        const std::uint32_t b = circle(rng);
+        if (a != b) {
+            random.push_back(touch(a, b));
+        }
+    }
+    check(scene, random, "random");
+}
+
 // The world's per-circle phases (kernel_table.hpp, integrate and gain_corrections): the same
 // positions, velocities and phase-1 positions, bit for bit, on every length around the lane
 // counts and every misalignment; with static circles (one with velocity -0, which must keep

@@ -36,8 +36,8 @@
 //      correction adds no energy (without this step a pile boils: measured on 10 000
 //      circles, mean overlap 0.18 and mean v^2 1.8 instead of 0.014 and under 0.01);
 //   6. restitution and friction for the contacts of 2, boxes first, then circle pairs in
-//      four interleaved runs of their list (k, k + q, k + 2q, k + 3q, with q a quarter of
-//      it), each seeing the last's result. With W = wa + wb and vn the relative
+//      eight interleaved runs of their list (k, k + q, ..., k + 7q, with q an eighth of
+//      it, rounded up), each seeing the last's result. With W = wa + wb and vn the relative
 //      normal velocity now: a normal impulse j = max(e * max(-vn0, 0) - vn, 0) / W raises
 //      vn to e times the approach speed (position-based restitution); friction removes
 //      tangential relative velocity, |jt| <= mu * (depth * (1 / h) / W + j), the first term
@@ -98,6 +98,14 @@ struct world_touch {
     float target;          // normal speed restitution aims for, e * max(-vn0, 0)
     float corrected_limit; // mu * the normal impulse of the position correction
 };
+
+/// Interleaved runs of phase 6's circle pairs (step 6 above, kernel_table.hpp's
+/// respond_pairs): a run's pairs are far apart in the list from the other runs' at the same
+/// point, so they rarely share a circle, and the SIMD kernels apply the runs' k-th pairs at
+/// once (up to W of them). Measured: with 16 runs, the phase took about 3x as long on the
+/// 1 000 000-circle pile (16 streams of contact records through memory) and no less on the
+/// 10 000-circle one; 32 and more made more blocks share circles.
+inline constexpr std::size_t impulse_runs = 8;
 
 /// A contact's normal and friction impulses so far, over the passes of phase 6.
 struct impulse_total {
@@ -196,10 +204,6 @@ private:
     /// enough that circles that touch stay near in memory as a pile shifts, seldom enough
     /// that the full listing each sort brings costs little.
     static constexpr std::size_t sort_every = 32;
-
-    /// Interleaved runs of phase 6's circle pairs (see world.cpp). Measured: 16 runs were
-    /// 30% slower on the whole step.
-    static constexpr std::size_t impulse_runs = 4;
 
     world_options options_;
     // The circles as the caller indexes them (particles()).

@@ -8,6 +8,9 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/response.hpp>
 #include <simdcollide/soa.hpp>
@@ -53,6 +56,7 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::pair_touches_loop,
             &reference_impl::integrate_loop,
             &reference_impl::gain_corrections_loop,
+            &reference_impl::respond_pairs_loop,
         },
     };
     return table;

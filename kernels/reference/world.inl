@@ -1,6 +1,7 @@
-// The scalar reference for the particle world's phase 2 (world.hpp): what the impulse loop
-// needs of each contact. Included in a namespace with the other reference .inl files (see
-// circle_aabb.inl); needs minmax.inl, circle_circle.inl and <simdcollide/world.hpp>.
+// The scalar reference for the particle world's phases 1, 2, 5 and 6 (world.hpp): what the
+// impulse loop needs of each contact, and the loop itself. Included in a namespace with the
+// other reference .inl files (see circle_aabb.inl); needs minmax.inl, circle_circle.inl,
+// <simdcollide/world.hpp> and, on x86, <emmintrin.h>.
 
 // A contact for phase 6: weights wa (0 for a box) and wb, normal, depth and approach speed
 // vn0 (< 0 when closing). What does not change within the substep is worked out here once:
@@ -78,4 +79,80 @@ inline void gain_corrections_loop(simdcollide::particles_view c, const float* mo
             c.vy[i] += cy * scale;
         }
     }
+}
+
+// max_ps(a, b) = a > b ? a : b, without a branch. GCC 12 compiles that expression against
+// a constant 0 into a compare and a jump, and whether a contact's impulse is positive is
+// close to random: in a profile of the benchmark pile, the mispredicted jumps were the
+// costliest instructions of the impulse loop. x86's maxss is this exact function (the
+// second operand wins ties and NaN).
+inline float max_ps_branchless(float a, float b) {
+#if defined(__SSE2__)
+    return _mm_cvtss_f32(_mm_max_ss(_mm_set_ss(a), _mm_set_ss(b)));
+#else
+    return max_ps(a, b);
+#endif
+}
+
+// The impulse of phase 6 (world.hpp) for one contact, after the velocity update: the
+// normal velocity is raised to e times the approach speed before the substep's corrections
+// (never lowered), and Coulomb friction is bounded by mu times the whole normal impulse,
+// the one the position correction amounted to included. n runs from A to B; (vx, vy) is
+// vB - vA. What does not change within the substep was worked out in phase 2 (touch_of).
+struct contact_impulse {
+    float x; // the impulse P = j * n + jt * t
+    float y;
+    float normal; // j and jt: what a later pass starts from
+    float tangent;
+};
+inline contact_impulse world_impulse_of(const simdcollide::detail::world_touch& t, float vx,
+                                        float vy, float friction) {
+    const float vn = vx * t.normal_x + vy * t.normal_y;
+    const float j = max_ps_branchless(t.target - vn, 0.0F) * t.inverse_total;
+    const float tx = -t.normal_y;
+    const float ty = t.normal_x;
+    const float vt = vx * tx + vy * ty;
+    const float limit = t.corrected_limit + friction * j;
+    const float jt = max_ps(-limit, min_ps(-vt * t.inverse_total, limit));
+    return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty, j, jt};
+}
+
+// A circle pair's impulse applied: A gets -P * wa, B gets +P * wb; a static circle keeps
+// its velocity's bits.
+inline void push_pair(simdcollide::particles_view c, const simdcollide::detail::world_touch& t,
+                      const contact_impulse& j) {
+    if (t.wa > 0.0F) {
+        c.vx[t.a] -= j.x * t.wa;
+        c.vy[t.a] -= j.y * t.wa;
+    }
+    if (t.wb > 0.0F) {
+        c.vx[t.b] += j.x * t.wb;
+        c.vy[t.b] += j.y * t.wb;
+    }
+}
+
+// Calls respond(k) for k in [0, count) in `runs` interleaved runs: k, k + q, k + 2q, ... for
+// q = count / runs rounded up (phase 6's order for circle pairs, world.hpp).
+template <class Respond>
+void for_each_in_runs(std::size_t count, std::size_t runs, Respond&& respond) {
+    const std::size_t run_length = (count + runs - 1) / runs;
+    for (std::size_t k = 0; k < run_length; ++k) {
+        for (std::size_t run = 0; run < runs; ++run) {
+            if (k + run * run_length < count) {
+                respond(k + run * run_length);
+            }
+        }
+    }
+}
+
+// Phase 6 for the circle pairs in contact (a single pass): each one's impulse in the order
+// of impulse_runs interleaved runs, each seeing the last's velocities.
+inline void respond_pairs_loop(simdcollide::particles_view c,
+                               const simdcollide::detail::world_touch* touches, std::size_t count,
+                               float friction, float* /*scratch*/) {
+    for_each_in_runs(count, simdcollide::detail::impulse_runs, [&](std::size_t k) {
+        const simdcollide::detail::world_touch t = touches[k];
+        push_pair(c, t,
+                  world_impulse_of(t, c.vx[t.b] - c.vx[t.a], c.vy[t.b] - c.vy[t.a], friction));
+    });
 }

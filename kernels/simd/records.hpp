@@ -104,14 +104,16 @@ struct records {
         }
     }
 
-    /// Writes lane j of the fields as the record at base + 4 * (first + j), j < count.
-    static void store_run(float* base, std::size_t first, const fields& from, std::size_t count) {
+    /// Writes lane j of the fields as the record at base + 4 * index(j), for j < count in
+    /// order (a later lane's record wins where an index repeats).
+    template <class Index>
+    static void store(float* base, Index index, const fields& from, std::size_t count = width) {
 #if defined(__x86_64__)
         if constexpr (is_avx<Arch> || is_sse<Arch>) {
             __m128 r[width];
             transpose(from, r);
             for (std::size_t j = 0; j < count; ++j) {
-                _mm_store_ps(base + std::size_t{4} * (first + j), r[j]);
+                _mm_store_ps(base + std::size_t{4} * index(j), r[j]);
             }
             return;
         }
@@ -120,9 +122,15 @@ struct records {
         store_fields(from, f);
         for (std::size_t j = 0; j < count; ++j) {
             for (std::size_t k = 0; k < 4; ++k) {
-                base[std::size_t{4} * (first + j) + k] = f[k][j];
+                base[std::size_t{4} * index(j) + k] = f[k][j];
             }
         }
+    }
+
+    /// Writes lane j of the fields as the record at base + 4 * (first + j), j < count.
+    static void store_run(float* base, std::size_t first, const fields& from, std::size_t count) {
+        store(
+            base, [first](std::size_t j) { return first + j; }, from, count);
     }
 
 private:

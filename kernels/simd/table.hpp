@@ -43,6 +43,7 @@ const kernel_table& simd_table() noexcept {
             &simd::circle_circle<Arch>::pair_touches,
             &simd::world<Arch>::integrate,
             &simd::world<Arch>::gain_corrections,
+            &simd::world<Arch>::respond_pairs,
         },
     };
     return table;

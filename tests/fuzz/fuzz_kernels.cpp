@@ -347,6 +347,24 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
         }
         return count;
     });
+    // Phase 6 on the touches the reference's phase 2 finds (the same for every ISA), the
+    // pairs of a circle with itself left out (respond_pairs' precondition, as in the world).
+    check(in, t, "world respond_pairs", [&](const detail::kernel_table& k, scene& s) {
+        std::vector<circle_pair> pairs;
+        for (const circle_pair& q : in.pairs) {
+            if (q.a != q.b) {
+                pairs.push_back(q);
+            }
+        }
+        std::vector<detail::world_touch> touches(pairs.size());
+        std::vector<circle_pair> touching(pairs.size());
+        separation_workspace workspace;
+        touches.resize(detail::touches_unchecked(detail::reference_table(), s.a_particles(), pairs,
+                                                 in.touch, touches.data(), touching.data(),
+                                                 workspace));
+        detail::respond_unchecked(k, s.a_particles(), touches, in.touch.friction, workspace);
+        return touches.size();
+    });
 }
 
 } // namespace
