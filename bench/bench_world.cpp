@@ -4,11 +4,13 @@
 //   world/separate/<impl>/<n>              one pair-list separation of the pile's pairs
 //   world/touches/<impl>/<n>               phase 2 for the pile's pairs (contacts, impulse
 //                                          records of those in contact); items are pairs
+//   world/respond/<impl>/<n>               phase 6 for the circle pairs phase 2 finds in
+//                                          contact; items are those pairs
 //   world/static_boxes/grid/<n>            the accelerated static-box phase
 //   world/static_boxes/brute_force/<n>     every box against every circle, SIMD (one-box kernel)
 //   static_boxes/<grid|brute_force>/<boxes> 10 000 circles against 10 .. 10 000 boxes
 // <impl> is reference (set_isa(isa::reference)) or dispatch. Items are circles. The phases
-// alone (find_pairs, separate, touches) run on the pile's circles in the order a step
+// alone (find_pairs, separate, touches, respond) run on the pile's circles in the order a step
 // keeps them in (pile_in_slots below).
 //
 // The scene (issue 4): n circles of radius 0.25 to 0.45 dropped into a container of static
