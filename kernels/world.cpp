@@ -257,18 +257,58 @@ particle_world::listing particle_world::listing_needed(float dt) {
         return listing::all;
     }
     const float fall = step_fall(dt);
-    for (std::size_t i = 0; i < size(); ++i) {
+    const std::size_t n = size();
+    std::size_t i = 0;
+    // Circle i, one by one: whether everything must be listed again.
+    const auto needs_all = [&](std::size_t i) {
         if (radius_[i] != listed_radius_[i] || inverse_mass_[i] != listed_inverse_mass_[i]) {
-            return listing::all;
+            return true;
         }
         const float dx = x_[i] - listed_x_[i];
         const float dy = y_[i] - listed_y_[i];
         const float reach = step_reach(i, dt, fall);
         if (!(std::sqrt(dx * dx + dy * dy) + reach <= listed_margin_[i])) {
             if (leavers_.size() == relist_at_most() || !std::isfinite(reach)) {
-                return listing::all;
+                return true;
             }
             leavers_.push_back(static_cast<std::uint32_t>(i));
+        }
+        return false;
+    };
+#if defined(__SSE2__)
+    // Four circles at a time with SSE2 (every x86-64 CPU has it), by the same arithmetic as
+    // needs_all: a block passes only where each of its circles would stay one by one (a move
+    // that is not finite fails the comparison), and a block that does not pass goes one by
+    // one. Measured: the loop one by one was about 4% of a step of the 10 000-circle pile.
+    const __m128 step = _mm_set1_ps(dt);
+    const __m128 falls = _mm_set1_ps(fall);
+    const auto load = [](const float* field, std::size_t at) { return _mm_loadu_ps(field + at); };
+    for (; i + 4 <= n; i += 4) {
+        const __m128 vx = load(vx_.data(), i);
+        const __m128 vy = load(vy_.data(), i);
+        const __m128 move = _mm_add_ps(
+            _mm_mul_ps(_mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(vx, vx), _mm_mul_ps(vy, vy))), step),
+            falls);
+        const __m128 dx = _mm_sub_ps(load(x_.data(), i), load(listed_x_.data(), i));
+        const __m128 dy = _mm_sub_ps(load(y_.data(), i), load(listed_y_.data(), i));
+        const __m128 moved = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)));
+        const __m128 stays = _mm_cmple_ps(_mm_add_ps(moved, move), load(listed_margin_.data(), i));
+        const __m128 same = _mm_and_ps(
+            _mm_cmpeq_ps(load(radius_.data(), i), load(listed_radius_.data(), i)),
+            _mm_cmpeq_ps(load(inverse_mass_.data(), i), load(listed_inverse_mass_.data(), i)));
+        if (_mm_movemask_ps(_mm_and_ps(stays, same)) == 0xF) {
+            continue;
+        }
+        for (std::size_t j = i; j < i + 4; ++j) {
+            if (needs_all(j)) {
+                return listing::all;
+            }
+        }
+    }
+#endif
+    for (; i < n; ++i) {
+        if (needs_all(i)) {
+            return listing::all;
         }
     }
     return leavers_.empty() ? listing::kept : listing::some;

@@ -615,6 +615,41 @@ TEST(particle_world, kept_lists_miss_no_contact) {
     }
 }
 
+// The lists are kept while each circle stays within its margin after the coming step's
+// move, not only after the moves so far. A circle moving 0.5 a step with a margin of 0.51
+// (0.5 for the step, pair_margin 0.01) toward a static one 3 away (radii 0.6): the world
+// must list the pair before the step in which they meet, as one whose lists hold
+// everything (pair_margin 10) does; a check that forgot the coming move would keep the
+// circle's lists one step too long and let it pass into the other unseen.
+// (listing_needed checks four circles at a time where it can and the rest one by one; this
+// catches a slip in either.)
+TEST(particle_world, a_fast_circle_is_listed_before_it_meets_another) {
+    const auto run = [](float margin) {
+        world_options options;
+        options.gravity_y = 0.0F;
+        options.pair_margin = margin;
+        particle_world world(options);
+        world.add_circle({0.0F, 0.0F, 0.6F}, 0.0F);
+        world.add_circle({-3.0F, 0.0F, 0.6F}, 1.0F, 30.0F, 0.0F);
+        for (int k = 0; k < 6; ++k) { // far away: eight circles, so the check runs in blocks too
+            world.add_circle({static_cast<float>(3 * k), 30.0F, 0.6F}, 0.0F);
+        }
+        std::vector<float> xs;
+        for (int s = 0; s < 6; ++s) {
+            world.step(1.0F / 60.0F);
+            xs.push_back(world.particles().x[1]);
+        }
+        return xs;
+    };
+    const std::vector<float> want = run(10.0F);
+    const std::vector<float> got = run(0.01F);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t s = 0; s < want.size(); ++s) {
+        EXPECT_SAME_BITS(got[s], want[s], "x after step", s);
+    }
+    EXPECT_LE(want.back(), -1.2F + 1e-5F); // held outside the static circle
+}
+
 TEST(particle_world, a_small_pile_settles) {
     pile_settles(500, 300);
 }
