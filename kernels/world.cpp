@@ -43,8 +43,9 @@ using impl::world_impulse_of;
 // Applies a box contact's impulse to its circle, B (the box is A, static).
 [[gnu::always_inline]] inline void push_box(const particles_view& p, const detail::world_touch& t,
                                             const contact_impulse& j) {
-    p.vx[t.b] += j.x * t.wb;
-    p.vy[t.b] += j.y * t.wb;
+    const float wb = p.inverse_mass[t.b];
+    p.vx[t.b] += j.x * wb;
+    p.vy[t.b] += j.y * wb;
 }
 
 // A later pass of phase 6 over the same contact (world_options::velocity_iterations): the

@@ -90,14 +90,17 @@ namespace simdcollide {
 namespace detail {
 struct kernel_table;
 
-/// A contact between phases 2 and 6 of a substep (world.cpp): what its impulse needs.
-struct world_touch {
-    std::uint32_t a, b; // circles (for a box contact, a is the box and wa is 0)
-    float wa, wb;       // inverse masses
+/// A contact between phases 2 and 6 of a substep (world.cpp): what its impulse needs
+/// besides the circles' inverse masses wa and wb (read from the circles). 32 bytes, aligned:
+/// one aligned 256-bit access per record, never split across cache lines (measured: phase 2
+/// wrote 36-byte records about 10% slower).
+struct alignas(32) world_touch {
+    std::uint32_t a, b; // circles (for a box contact, a is the box)
     float normal_x, normal_y;
-    float inverse_total;   // 1 / (wa + wb), 0 if both are static
+    float inverse_total;   // 1 / (wa + wb), 0 if both are static (wa is 0 for a box)
     float target;          // normal speed restitution aims for, e * max(-vn0, 0)
     float corrected_limit; // mu * the normal impulse of the position correction
+    float unused;          // 0
 };
 
 /// Interleaved runs of phase 6's circle pairs (step 6 above, kernel_table.hpp's

@@ -15,13 +15,12 @@ inline simdcollide::detail::world_touch touch_of(std::uint32_t a, std::uint32_t 
     const float inverse_total = total > 0.0F ? 1.0F / total : 0.0F;
     return {a,
             b,
-            wa,
-            wb,
             normal_x,
             normal_y,
             inverse_total,
             p.restitution * max_ps(-approach, 0.0F),
-            p.friction * (depth * p.inverse_h) * inverse_total};
+            p.friction * (depth * p.inverse_h) * inverse_total,
+            0.0F};
 }
 
 // Every listed pair's contact; those in contact, in list order, to touches and touching.
@@ -117,17 +116,19 @@ inline contact_impulse world_impulse_of(const simdcollide::detail::world_touch& 
     return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty, j, jt};
 }
 
-// A circle pair's impulse applied: A gets -P * wa, B gets +P * wb; a static circle keeps
-// its velocity's bits.
+// A circle pair's impulse applied: A gets -P * wa, B gets +P * wb (their inverse masses);
+// a static circle keeps its velocity's bits.
 inline void push_pair(simdcollide::particles_view c, const simdcollide::detail::world_touch& t,
                       const contact_impulse& j) {
-    if (t.wa > 0.0F) {
-        c.vx[t.a] -= j.x * t.wa;
-        c.vy[t.a] -= j.y * t.wa;
+    const float wa = c.inverse_mass[t.a];
+    const float wb = c.inverse_mass[t.b];
+    if (wa > 0.0F) {
+        c.vx[t.a] -= j.x * wa;
+        c.vy[t.a] -= j.y * wa;
     }
-    if (t.wb > 0.0F) {
-        c.vx[t.b] += j.x * t.wb;
-        c.vy[t.b] += j.y * t.wb;
+    if (wb > 0.0F) {
+        c.vx[t.b] += j.x * wb;
+        c.vy[t.b] += j.y * wb;
     }
 }
 

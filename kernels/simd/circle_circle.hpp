@@ -294,10 +294,10 @@ struct circle_circle {
         const F restitution(p.restitution);
         const F friction(p.friction);
         const F inverse_h(p.inverse_h);
-        // A block's touch fields (wa, wb, normal x and y, inverse total, target, corrected
-        // limit: world_touch after the two indices), and which lanes are in contact.
+        // A block's touch fields (normal x and y, inverse total, target, corrected limit and
+        // the unused 0: world_touch after the two indices), and which lanes are in contact.
         struct block_touches {
-            F field[7];
+            F field[6];
             std::uint32_t in_contact;
         };
         const auto touches_of = [&](const pair_block& q) {
@@ -309,9 +309,9 @@ struct circle_circle {
             const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
             const F total = a.f3 + b.f3;
             const F inverse_total = pick<Arch>(total > zero, divide<Arch>(F(1.0F), total), zero);
-            return block_touches{{a.f3, b.f3, k.normal_x, k.normal_y, inverse_total,
+            return block_touches{{k.normal_x, k.normal_y, inverse_total,
                                   restitution * max_ps<Arch>(-approach, zero),
-                                  friction * (k.depth * inverse_h) * inverse_total},
+                                  friction * (k.depth * inverse_h) * inverse_total, zero},
                                  lane_bits<Arch>(both<Arch>(k.hit, k.depth > zero))};
         };
         std::size_t count = 0;
@@ -324,14 +324,14 @@ struct circle_circle {
                 }
             }
 #endif
-            alignas(64) float field[7][width];
-            for (std::size_t f = 0; f < 7; ++f) {
+            alignas(64) float field[6][width];
+            for (std::size_t f = 0; f < 6; ++f) {
                 t.field[f].store_aligned(field[f]);
             }
             for (std::size_t j = 0; j < q.count; ++j) {
                 const circle_pair ab = q.pairs[j];
-                touches[count] = {ab.a,        ab.b,        field[0][j], field[1][j], field[2][j],
-                                  field[3][j], field[4][j], field[5][j], field[6][j]};
+                touches[count] = {ab.a,        ab.b,        field[0][j], field[1][j],
+                                  field[2][j], field[3][j], field[4][j], field[5][j]};
                 touching[count] = ab;
                 count += (t.in_contact >> j) & 1U;
             }
@@ -348,15 +348,14 @@ struct circle_circle {
 
 #if defined(__x86_64__)
     // AVX: a whole block's world_touch records by an 8 x 8 transpose of the indices (as
-    // float bits) and the first six fields, one 32-byte store per lane, then the last field;
-    // each lane at the current end of the output, which advances past lanes in contact. The
-    // indices come in as the pairs themselves, (a, b) already side by side: the transpose's
-    // first step for them is two lane swaps.
-    static void write_transposed(const pair_block& q, const F (&field)[7], std::uint32_t in_contact,
+    // float bits) and the six fields, one aligned 32-byte store per lane, each lane at the
+    // current end of the output, which advances past lanes in contact. The indices come in
+    // as the pairs themselves, (a, b) already side by side: the transpose's first step for
+    // them is two lane swaps.
+    static void write_transposed(const pair_block& q, const F (&field)[6], std::uint32_t in_contact,
                                  detail::world_touch* touches, circle_pair* touching,
                                  std::size_t& count) {
-        static_assert(sizeof(detail::world_touch) == 36 &&
-                      offsetof(detail::world_touch, corrected_limit) == 32);
+        static_assert(sizeof(detail::world_touch) == 32 && alignof(detail::world_touch) == 32);
         static_assert(sizeof(circle_pair) == 8 && offsetof(circle_pair, b) == 4);
         using wide = typename F::register_type;
         const auto* pair_bits = reinterpret_cast<const float*>(q.pairs); // bits, never math
@@ -380,15 +379,10 @@ struct circle_circle {
             u[h + 2] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0x44); // lanes 2 | 6
             u[h + 3] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0xEE); // lanes 3 | 7
         }
-        alignas(32) float limit[width];
-        field[6].store_aligned(limit);
         for (std::size_t j = 0; j < width; ++j) {
             const wide record = j < 4 ? _mm256_permute2f128_ps(u[j], u[j + 4], 0x20)
                                       : _mm256_permute2f128_ps(u[j - 4], u[j], 0x31);
-            // Bytes 0 to 31 of the record (an intrinsic store may alias anything), then the last
-            // field.
-            _mm256_storeu_ps(reinterpret_cast<float*>(touches + count), record);
-            touches[count].corrected_limit = limit[j];
+            _mm256_store_ps(reinterpret_cast<float*>(touches + count), record); // may alias
             touching[count] = q.pairs[j];
             count += (in_contact >> j) & 1U;
         }

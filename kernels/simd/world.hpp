@@ -75,15 +75,15 @@ struct world {
     // one after another or side by side, so contact k of several runs at once (`real`
     // lanes: W, or the runs where W is more) are worked out together when they are apart
     // (apart()), and one by one otherwise: in the 10 000-circle pile, 0.14% of the blocks of
-    // 8 were not (a shared circle, or a run that has ended). The velocities are packed as
-    // (vx, vy, vx, vy) records for the kernel, so that gathering or writing back a circle's
-    // is one access.
+    // 8 were not (a shared circle, or a run that has ended). The velocities are packed with
+    // the inverse masses as (vx, vy, w, w) records for the kernel, so that gathering or
+    // writing back a circle's is one access.
     static void respond_pairs(particles_view c, const detail::world_touch* touches,
                               std::size_t count, float friction, float* scratch) {
         using R = records<Arch>;
         static_assert(detail::impulse_runs % real == 0);
         float* const moving = scratch;
-        circle_circle<Arch>::pack(c.vx, c.vy, c.vx, c.vy, c.count, moving);
+        circle_circle<Arch>::pack(c.vx, c.vy, c.inverse_mass, c.inverse_mass, c.count, moving);
         const F mu(friction);
         const std::size_t run_length = (count + detail::impulse_runs - 1) / detail::impulse_runs;
         for (std::size_t k = 0; k < run_length; ++k) {
@@ -144,7 +144,7 @@ private:
     // The touch fields the impulse needs, lane j from *lane(j), and whether the lanes'
     // contacts are apart (apart() above).
     struct touch_fields {
-        F wa, wb, normal_x, normal_y, inverse_total, target, corrected_limit;
+        F normal_x, normal_y, inverse_total, target, corrected_limit;
     };
     struct touch_block {
         touch_fields fields;
@@ -152,16 +152,17 @@ private:
     };
     template <class Lane>
     static touch_block load_block(Lane lane) {
-        static_assert(sizeof(detail::world_touch) == 36 && offsetof(detail::world_touch, b) == 4 &&
-                      offsetof(detail::world_touch, normal_y) == 20);
+        static_assert(sizeof(detail::world_touch) == 32 && alignof(detail::world_touch) == 32 &&
+                      offsetof(detail::world_touch, b) == 4 &&
+                      offsetof(detail::world_touch, corrected_limit) == 24);
 #if defined(__x86_64__)
         if constexpr (std::is_base_of_v<xsimd::avx2, Arch>) {
-            // Bytes 0 to 31 of each record (a, b, wa, wb, normal x and y, inverse total,
-            // target), transposed: one load per record instead of eight; the indices checked
-            // as vectors.
+            // The records (a, b, normal x and y, inverse total, target, corrected limit,
+            // unused), transposed: one aligned load per record instead of seven; the indices
+            // checked as vectors.
             using wide = typename F::register_type;
             const auto row = [&](std::size_t j) -> wide {
-                return F::load_unaligned(reinterpret_cast<const float*>(lane(j)));
+                return F::load_aligned(reinterpret_cast<const float*>(lane(j)));
             };
             wide u[8];
             for (std::size_t h = 0; h < 8; h += 4) { // lanes h..h+3: fields f and f + 4
@@ -197,24 +198,20 @@ private:
             const auto not_below = _mm256_cmpeq_epi32(_mm256_max_epu32(higher, next_lower), higher);
             const int shared = _mm256_movemask_ps(_mm256_castsi256_ps(same)) |
                                (_mm256_movemask_ps(_mm256_castsi256_ps(not_below)) & 0x7F);
-            return {{low(2), low(3), high(0), high(1), high(2), high(3),
-                     field(lane, &detail::world_touch::corrected_limit)},
-                    shared == 0};
+            return {{low(2), low(3), high(0), high(1), high(2)}, shared == 0};
         } else if constexpr (is_sse<Arch>) {
-            // Bytes 4 to 35 of each record (b, wa, wb, normal x and y, inverse total, target,
-            // corrected limit), transposed: two loads per record instead of seven.
+            // The records, transposed: two aligned loads per record instead of five.
             const auto row = [&](std::size_t j, std::size_t at) {
-                return _mm_loadu_ps(reinterpret_cast<const float*>(&lane(j)->b) + at);
+                return _mm_load_ps(reinterpret_cast<const float*>(lane(j)) + at);
             };
             __m128 f0 = row(0, 0), f1 = row(1, 0), f2 = row(2, 0), f3 = row(3, 0);
             __m128 f4 = row(0, 4), f5 = row(1, 4), f6 = row(2, 4), f7 = row(3, 4);
-            _MM_TRANSPOSE4_PS(f0, f1, f2, f3); // b, wa, wb, normal x
-            _MM_TRANSPOSE4_PS(f4, f5, f6, f7); // normal y, inverse total, target, limit
-            return {{f1, f2, f3, f4, f5, f6, f7}, apart(lane)};
+            _MM_TRANSPOSE4_PS(f0, f1, f2, f3); // a, b, normal x and y
+            _MM_TRANSPOSE4_PS(f4, f5, f6, f7); // inverse total, target, limit, unused
+            return {{f2, f3, f4, f5, f6}, apart(lane)};
         }
 #endif
-        return {{field(lane, &detail::world_touch::wa), field(lane, &detail::world_touch::wb),
-                 field(lane, &detail::world_touch::normal_x),
+        return {{field(lane, &detail::world_touch::normal_x),
                  field(lane, &detail::world_touch::normal_y),
                  field(lane, &detail::world_touch::inverse_total),
                  field(lane, &detail::world_touch::target),
@@ -232,7 +229,7 @@ private:
     }
 
     // The reference's world_impulse_of and push_pair for the contacts at lane(j), on the
-    // packed velocities.
+    // packed velocities (and inverse masses, w = f2).
     template <class Lane>
     static void respond(Lane lane, const touch_fields& t, const F& friction, float* moving) {
         using R = records<Arch>;
@@ -252,14 +249,16 @@ private:
         const F jt = max_ps<Arch>(-limit, min_ps<Arch>(-vt * t.inverse_total, limit));
         const F px = j * t.normal_x + jt * tx;
         const F py = j * t.normal_y + jt * ty;
-        const M a_moves = t.wa > zero;
-        const M b_moves = t.wb > zero;
+        const F wa = va.f2;
+        const F wb = vb.f2;
+        const M a_moves = wa > zero;
+        const M b_moves = wb > zero;
         R::store(moving, first,
-                 {pick<Arch>(a_moves, va.f0 - px * t.wa, va.f0),
-                  pick<Arch>(a_moves, va.f1 - py * t.wa, va.f1), va.f2, va.f3});
+                 {pick<Arch>(a_moves, va.f0 - px * wa, va.f0),
+                  pick<Arch>(a_moves, va.f1 - py * wa, va.f1), va.f2, va.f3});
         R::store(moving, second,
-                 {pick<Arch>(b_moves, vb.f0 + px * t.wb, vb.f0),
-                  pick<Arch>(b_moves, vb.f1 + py * t.wb, vb.f1), vb.f2, vb.f3});
+                 {pick<Arch>(b_moves, vb.f0 + px * wb, vb.f0),
+                  pick<Arch>(b_moves, vb.f1 + py * wb, vb.f1), vb.f2, vb.f3});
     }
 };
 

@@ -338,7 +338,7 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
             for (std::size_t q = i; q < count; q += s.n) {
                 const detail::world_touch& w = touches[q];
                 sum = sum * 31U + w.a * 7U + w.b + touching[q].a * 5U + touching[q].b * 3U;
-                for (const float v : {w.wa, w.wb, w.normal_x, w.normal_y, w.inverse_total, w.target,
+                for (const float v : {w.normal_x, w.normal_y, w.inverse_total, w.target, w.unused,
                                       w.corrected_limit}) {
                     sum = sum * 31U + canonical_bits(v);
                 }
