@@ -260,19 +260,20 @@ particle_world::listing particle_world::listing_needed(float dt) {
     const float fall = step_fall(dt);
     const std::size_t n = size();
     std::size_t i = 0;
-    // Circle i, one by one: whether everything must be listed again.
-    const auto needs_all = [&](std::size_t i) {
-        if (radius_[i] != listed_radius_[i] || inverse_mass_[i] != listed_inverse_mass_[i]) {
+    // Circle k, one by one: a leaver if it would leave its margin; true if everything must
+    // be listed again.
+    const auto needs_all = [&](std::size_t k) {
+        if (radius_[k] != listed_radius_[k] || inverse_mass_[k] != listed_inverse_mass_[k]) {
             return true;
         }
-        const float dx = x_[i] - listed_x_[i];
-        const float dy = y_[i] - listed_y_[i];
-        const float reach = step_reach(i, dt, fall);
-        if (!(std::sqrt(dx * dx + dy * dy) + reach <= listed_margin_[i])) {
+        const float dx = x_[k] - listed_x_[k];
+        const float dy = y_[k] - listed_y_[k];
+        const float reach = step_reach(k, dt, fall);
+        if (!(std::sqrt(dx * dx + dy * dy) + reach <= listed_margin_[k])) {
             if (leavers_.size() == relist_at_most() || !std::isfinite(reach)) {
                 return true;
             }
-            leavers_.push_back(static_cast<std::uint32_t>(i));
+            leavers_.push_back(static_cast<std::uint32_t>(k));
         }
         return false;
     };

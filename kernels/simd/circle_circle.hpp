@@ -382,7 +382,8 @@ struct circle_circle {
         for (std::size_t j = 0; j < width; ++j) {
             const wide record = j < 4 ? _mm256_permute2f128_ps(u[j], u[j + 4], 0x20)
                                       : _mm256_permute2f128_ps(u[j - 4], u[j], 0x31);
-            _mm256_store_ps(reinterpret_cast<float*>(touches + count), record); // may alias
+            // An intrinsic store: it may alias anything, the record's fields included.
+            _mm256_store_ps(reinterpret_cast<float*>(touches + count), record);
             touching[count] = q.pairs[j];
             count += (in_contact >> j) & 1U;
         }

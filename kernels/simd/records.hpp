@@ -1,7 +1,8 @@
-// Records of four floats per element (x, y, radius, inverse mass; or dx, dy, count, 0),
-// 16-byte aligned, read and written W elements at a time by index: the pair-list kernels'
-// gather and scatter. One 128-bit load or store per element plus an in-register 4 x W
-// transpose replaces four scalar loads and inserts (or read-modify-writes) per element.
+// Records of four floats per element (x, y, radius, inverse mass; vx, vy and the inverse
+// mass twice; or dx, dy, count, 0), 16-byte aligned, read and written W elements at a time
+// by index: the pair-list kernels' gather and scatter. One 128-bit load or store per element plus
+// an in-register 4 x W transpose replaces four scalar loads and inserts (or read-modify-writes) per
+// element.
 //
 // x86 gets transposes for SSE2 (W = 4) and AVX2 (W = 8); other instruction sets move one
 // float at a time. Every path moves the same bits: only loads, stores, shuffles and, in add,
