@@ -362,23 +362,24 @@ struct circle_circle {
         const wide pairs_low = F::load_unaligned(pair_bits);             // a b of lanes 0 1 | 2 3
         const wide pairs_high = F::load_unaligned(pair_bits + width);    // lanes 4 5 | 6 7
         const auto row = [&](std::size_t r) -> wide { return field[r - 2]; }; // rows 2 to 7
-        wide t[8];
+        // u[j], u[j + 4]: rows 0 to 3, then 4 to 7, of lanes j | j + 4. Rows 0 to 3 as
+        // records::transpose_halves does it, but for its first step on the indices: a b a b of
+        // lanes 0 1 | 4 5, and of lanes 2 3 | 6 7.
         wide u[8];
-        for (std::size_t h = 0; h < 8; h += 4) { // rows h..h+3: their fields of lanes j, j + 4
-            if (h == 0) { // the indices: a b a b of lanes 0 1 | 4 5, and of lanes 2 3 | 6 7
-                t[0] = _mm256_permute2f128_ps(pairs_low, pairs_high, 0x20);
-                t[1] = _mm256_permute2f128_ps(pairs_low, pairs_high, 0x31);
-            } else {
-                t[h + 0] = _mm256_unpacklo_ps(row(h + 0), row(h + 1));
-                t[h + 1] = _mm256_unpackhi_ps(row(h + 0), row(h + 1));
-            }
-            t[h + 2] = _mm256_unpacklo_ps(row(h + 2), row(h + 3));
-            t[h + 3] = _mm256_unpackhi_ps(row(h + 2), row(h + 3));
-            u[h + 0] = _mm256_shuffle_ps(t[h + 0], t[h + 2], 0x44); // lanes 0 | 4
-            u[h + 1] = _mm256_shuffle_ps(t[h + 0], t[h + 2], 0xEE); // lanes 1 | 5
-            u[h + 2] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0x44); // lanes 2 | 6
-            u[h + 3] = _mm256_shuffle_ps(t[h + 1], t[h + 3], 0xEE); // lanes 3 | 7
-        }
+        const wide t0 = _mm256_permute2f128_ps(pairs_low, pairs_high, 0x20);
+        const wide t1 = _mm256_permute2f128_ps(pairs_low, pairs_high, 0x31);
+        const wide t2 = _mm256_unpacklo_ps(row(2), row(3));
+        const wide t3 = _mm256_unpackhi_ps(row(2), row(3));
+        u[0] = _mm256_shuffle_ps(t0, t2, 0x44);
+        u[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+        u[2] = _mm256_shuffle_ps(t1, t3, 0x44);
+        u[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+        const typename records<Arch>::fields high =
+            records<Arch>::transpose_halves(row(4), row(5), row(6), row(7));
+        u[4] = high.f0;
+        u[5] = high.f1;
+        u[6] = high.f2;
+        u[7] = high.f3;
         for (std::size_t j = 0; j < width; ++j) {
             const wide record = j < 4 ? _mm256_permute2f128_ps(u[j], u[j + 4], 0x20)
                                       : _mm256_permute2f128_ps(u[j - 4], u[j], 0x31);

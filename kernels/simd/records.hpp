@@ -47,12 +47,7 @@ struct records {
             const wide m1 = pair(1);
             const wide m2 = pair(2);
             const wide m3 = pair(3);
-            const wide t0 = _mm256_unpacklo_ps(m0, m1); // f0 f0 f1 f1 of records 0 1 | 4 5
-            const wide t1 = _mm256_unpackhi_ps(m0, m1); // f2 f2 f3 f3 of records 0 1 | 4 5
-            const wide t2 = _mm256_unpacklo_ps(m2, m3);
-            const wide t3 = _mm256_unpackhi_ps(m2, m3);
-            return {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
-                    _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
+            return transpose_halves(m0, m1, m2, m3);
         } else if constexpr (is_sse<Arch>) {
             __m128 r0 = _mm_load_ps(base + std::size_t{4} * index(0));
             __m128 r1 = _mm_load_ps(base + std::size_t{4} * index(1));
@@ -105,6 +100,20 @@ struct records {
         }
     }
 
+#if defined(__x86_64__)
+    /// AVX: four rows of 8 floats to the 4 x 4 transposes of their 128-bit halves: field k
+    /// holds element k of rows 0 to 3 in its low half and element k + 4 in its high half. The
+    /// AVX gathers and scatters of records, and the world's 8 x 8 transposes, are built on it.
+    static fields transpose_halves(const wide& r0, const wide& r1, const wide& r2, const wide& r3) {
+        const wide t0 = _mm256_unpacklo_ps(r0, r1); // elements 0 0 1 1 of rows 0 1 | 4 4 5 5
+        const wide t1 = _mm256_unpackhi_ps(r0, r1); // elements 2 2 3 3 | 6 6 7 7
+        const wide t2 = _mm256_unpacklo_ps(r2, r3);
+        const wide t3 = _mm256_unpackhi_ps(r2, r3);
+        return {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+                _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
+    }
+#endif
+
     /// Writes lane j of the fields as the record at base + 4 * index(j), for j < count in
     /// order (a later lane's record wins where an index repeats).
     template <class Index>
@@ -154,14 +163,12 @@ private:
     // W vectors of four fields to W records, record j in out[j]: load's transpose backwards.
     static void transpose(const fields& from, __m128 (&out)[width]) {
         if constexpr (is_avx<Arch>) {
-            const wide t0 = _mm256_unpacklo_ps(from.f0, from.f1); // f0 f1 f0 f1 of 0 1 | 4 5
-            const wide t1 = _mm256_unpackhi_ps(from.f0, from.f1); // of 2 3 | 6 7
-            const wide t2 = _mm256_unpacklo_ps(from.f2, from.f3);
-            const wide t3 = _mm256_unpackhi_ps(from.f2, from.f3);
-            const wide r0 = _mm256_shuffle_ps(t0, t2, 0x44); // record 0 | 4
-            const wide r1 = _mm256_shuffle_ps(t0, t2, 0xEE); // record 1 | 5
-            const wide r2 = _mm256_shuffle_ps(t1, t3, 0x44); // record 2 | 6
-            const wide r3 = _mm256_shuffle_ps(t1, t3, 0xEE); // record 3 | 7
+            const fields r =
+                transpose_halves(from.f0, from.f1, from.f2, from.f3); // records j | j + 4
+            const wide r0 = r.f0;
+            const wide r1 = r.f1;
+            const wide r2 = r.f2;
+            const wide r3 = r.f3;
             out[0] = _mm256_castps256_ps128(r0);
             out[1] = _mm256_castps256_ps128(r1);
             out[2] = _mm256_castps256_ps128(r2);

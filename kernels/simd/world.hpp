@@ -165,19 +165,13 @@ private:
                 return F::load_aligned(reinterpret_cast<const float*>(lane(j)));
             };
             wide u[8];
-            for (std::size_t h = 0; h < 8; h += 4) { // lanes h..h+3: fields f and f + 4
-                const wide r0 = row(h);
-                const wide r1 = row(h + 1);
-                const wide r2 = row(h + 2);
-                const wide r3 = row(h + 3);
-                const wide t0 = _mm256_unpacklo_ps(r0, r1);
-                const wide t1 = _mm256_unpackhi_ps(r0, r1);
-                const wide t2 = _mm256_unpacklo_ps(r2, r3);
-                const wide t3 = _mm256_unpackhi_ps(r2, r3);
-                u[h + 0] = _mm256_shuffle_ps(t0, t2, 0x44); // fields 0 | 4
-                u[h + 1] = _mm256_shuffle_ps(t0, t2, 0xEE); // fields 1 | 5
-                u[h + 2] = _mm256_shuffle_ps(t1, t3, 0x44); // fields 2 | 6
-                u[h + 3] = _mm256_shuffle_ps(t1, t3, 0xEE); // fields 3 | 7
+            for (std::size_t h = 0; h < 8; h += 4) { // lanes h..h+3: fields f | f + 4 in u[h + f]
+                const typename records<Arch>::fields r =
+                    records<Arch>::transpose_halves(row(h), row(h + 1), row(h + 2), row(h + 3));
+                u[h + 0] = r.f0;
+                u[h + 1] = r.f1;
+                u[h + 2] = r.f2;
+                u[h + 3] = r.f3;
             }
             const auto low = [&](std::size_t f) -> wide {
                 return _mm256_permute2f128_ps(u[f], u[f + 4], 0x20);
