@@ -59,6 +59,15 @@ void fill_random(circle_pair_scene& s, std::uint32_t seed) {
             s.ar[i] = 2.0F;
             s.br[i] = 3.5F;
             break;
+        case 3: // a at (-0, -0), b overlapping it along an axis: moves of -0 and +0, which
+                // leave -0 only if a negation keeps the sign of zero (AVX-512's did not)
+            s.ax[i] = -0.0F;
+            s.ay[i] = -0.0F;
+            s.ar[i] = 1.0F;
+            s.br[i] = 1.0F;
+            s.bx[i] = pick(rng) < 6 ? 1.5F : -0.0F;
+            s.by[i] = s.bx[i] == 0.0F ? -1.5F : -0.0F;
+            break;
         default:
             s.bx[i] = s.ax[i] + (unit(rng) - 0.5F) * 6.0F;
             s.by[i] = s.ay[i] + (unit(rng) - 0.5F) * 6.0F;

@@ -57,6 +57,15 @@ floats<Arch> max_ps(const floats<Arch>& a, const floats<Arch>& b) {
     }
 }
 
+/// -a lane by lane: the sign bit flipped, as the reference's unary minus does. Not xsimd's
+/// operator-: xsimd 8.1 negates on AVX-512 as 0 - a, which makes -(+0) +0 where the
+/// reference has -0 (a fuzzer found it on an AVX-512 CPU: a separation's move of +0
+/// added to a coordinate of -0).
+template <class Arch>
+floats<Arch> negate(const floats<Arch>& a) {
+    return xsimd::bitwise_xor(a, floats<Arch>(-0.0F));
+}
+
 /// a / b, correctly rounded, lane by lane. xsimd 8.1 gives neon64 no float division of its
 /// own: it falls back to 32-bit NEON's reciprocal estimate and Newton steps, which is close
 /// but not IEEE division, so the results would differ from the reference's.

@@ -81,7 +81,7 @@ struct circle_aabb {
         const F face_y = pick<Arch>(leave_min_y, to_min_y, to_max_y);
         const M x_face = face_x < face_y; // a tie leaves through the y face
         const F inside_depth = pick<Arch>(x_face, face_x, face_y) + r;
-        const M inside_hit = inside_depth > -margin;
+        const M inside_hit = inside_depth > negate<Arch>(margin);
 
         const M hit = pick<Arch>(outside, outside_hit, inside_hit);
 
@@ -115,7 +115,7 @@ struct circle_aabb {
         const M outside_hit = d2 < reach * reach;
         const F face_x = min_ps(cx - min_x, max_x - cx);
         const F face_y = min_ps(cy - min_y, max_y - cy);
-        const M inside_hit = min_ps(face_x, face_y) + r > -margin;
+        const M inside_hit = min_ps(face_x, face_y) + r > negate<Arch>(margin);
         return pick<Arch>(outside, outside_hit, inside_hit);
     }
 

@@ -88,8 +88,12 @@ struct circle_circle {
         const F move_a = share * wa;
         const F move_b = share * wb;
         return {
-            both<Arch>(moved, wa > zero), both<Arch>(moved, wb > zero), -(c.normal_x * move_a),
-            -(c.normal_y * move_a),       c.normal_x * move_b,          c.normal_y * move_b,
+            both<Arch>(moved, wa > zero),
+            both<Arch>(moved, wb > zero),
+            negate<Arch>(c.normal_x * move_a),
+            negate<Arch>(c.normal_y * move_a),
+            c.normal_x * move_b,
+            c.normal_y * move_b,
         };
     }
 
@@ -310,7 +314,7 @@ struct circle_circle {
             const F total = a.f3 + b.f3;
             const F inverse_total = pick<Arch>(total > zero, divide<Arch>(F(1.0F), total), zero);
             return block_touches{{k.normal_x, k.normal_y, inverse_total,
-                                  restitution * max_ps<Arch>(-approach, zero),
+                                  restitution * max_ps<Arch>(negate<Arch>(approach), zero),
                                   friction * (k.depth * inverse_h) * inverse_total, zero},
                                  lane_bits<Arch>(both<Arch>(k.hit, k.depth > zero))};
         };

@@ -30,12 +30,13 @@ struct response {
         const F vn = vx * nx + vy * ny;
         const F total = wa + wb;
         const F inverse_total = divide<Arch>(F(1.0F), total);
-        const F j = -(F(1.0F) + restitution) * vn * inverse_total;
-        const F tx = -ny;
+        const F j = negate<Arch>(F(1.0F) + restitution) * vn * inverse_total;
+        const F tx = negate<Arch>(ny);
         const F ty = nx;
         const F vt = vx * tx + vy * ty;
         const F limit = friction * j;
-        const F jt = max_ps<Arch>(-limit, min_ps<Arch>(-vt * inverse_total, limit));
+        const F jt = max_ps<Arch>(negate<Arch>(limit),
+                                  min_ps<Arch>(negate<Arch>(vt) * inverse_total, limit));
         return {both<Arch>(vn<zero, total> zero), j * nx + jt * tx, j * ny + jt * ty};
     }
 

@@ -236,11 +236,12 @@ private:
         const F vy = vb.f1 - va.f1;
         const F vn = vx * t.normal_x + vy * t.normal_y;
         const F j = max_ps<Arch>(t.target - vn, zero) * t.inverse_total;
-        const F tx = -t.normal_y;
+        const F tx = negate<Arch>(t.normal_y);
         const F ty = t.normal_x;
         const F vt = vx * tx + vy * ty;
         const F limit = t.corrected_limit + friction * j;
-        const F jt = max_ps<Arch>(-limit, min_ps<Arch>(-vt * t.inverse_total, limit));
+        const F jt = max_ps<Arch>(negate<Arch>(limit),
+                                  min_ps<Arch>(negate<Arch>(vt) * t.inverse_total, limit));
         const F px = j * t.normal_x + jt * tx;
         const F py = j * t.normal_y + jt * ty;
         const F wa = va.f2;
