@@ -367,7 +367,7 @@ struct circle_circle {
         const wide pairs_high = F::load_unaligned(pair_bits + width);    // lanes 4 5 | 6 7
         const auto row = [&](std::size_t r) -> wide { return field[r - 2]; }; // rows 2 to 7
         // u[j], u[j + 4]: rows 0 to 3, then 4 to 7, of lanes j | j + 4. Rows 0 to 3 as
-        // records::transpose_halves does it, but for its first step on the indices: a b a b of
+        // records::transpose_in_lanes does it, but for its first step on the indices: a b a b of
         // lanes 0 1 | 4 5, and of lanes 2 3 | 6 7.
         wide u[8];
         const wide t0 = _mm256_permute2f128_ps(pairs_low, pairs_high, 0x20);
@@ -379,7 +379,7 @@ struct circle_circle {
         u[2] = _mm256_shuffle_ps(t1, t3, 0x44);
         u[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
         const typename records<Arch>::fields high =
-            records<Arch>::transpose_halves(row(4), row(5), row(6), row(7));
+            records<Arch>::transpose_in_lanes(row(4), row(5), row(6), row(7));
         u[4] = high.f0;
         u[5] = high.f1;
         u[6] = high.f2;

@@ -4,7 +4,7 @@
 // an in-register 4 x W transpose replaces four scalar loads and inserts (or read-modify-writes) per
 // element.
 //
-// x86 gets transposes for SSE2 (W = 4) and AVX2 (W = 8); other instruction sets move one
+// x86 gets transposes for SSE2 (W = 4), AVX2 (W = 8) and AVX-512 (W = 16); NEON moves one
 // float at a time. Every path moves the same bits: only loads, stores, shuffles and, in add,
 // the same lane-wise IEEE additions as the scalar code.
 #pragma once
@@ -19,8 +19,7 @@ namespace simdcollide::simd {
 template <class Arch>
 struct records {
     using F = floats<Arch>;
-    using wide =
-        typename F::register_type; // __m256 in the AVX branches (not declared in SSE2 code)
+    using wide = typename F::register_type; // __m256 or __m512 in the AVX and AVX-512 branches
     static constexpr std::size_t width = F::size;
 
     /// The four fields of W records, each as one vector.
@@ -37,7 +36,18 @@ struct records {
     template <class Index>
     static fields load(const float* base, Index index) {
 #if defined(__x86_64__)
-        if constexpr (is_avx<Arch>) {
+        if constexpr (is_avx512<Arch>) {
+            const auto quad = [&](std::size_t j) { // records j | j + 4 | j + 8 | j + 12
+                const auto at = [&](std::size_t k) {
+                    return _mm_load_ps(base + std::size_t{4} * index(k));
+                };
+                wide m = _mm512_castps128_ps512(at(j));
+                m = _mm512_insertf32x4(m, at(j + 4), 1);
+                m = _mm512_insertf32x4(m, at(j + 8), 2);
+                return _mm512_insertf32x4(m, at(j + 12), 3);
+            };
+            return transpose_in_lanes(quad(0), quad(1), quad(2), quad(3));
+        } else if constexpr (is_avx<Arch>) {
             const auto pair = [&](std::size_t j) {
                 return _mm256_insertf128_ps(
                     _mm256_castps128_ps256(_mm_load_ps(base + std::size_t{4} * index(j))),
@@ -47,7 +57,7 @@ struct records {
             const wide m1 = pair(1);
             const wide m2 = pair(2);
             const wide m3 = pair(3);
-            return transpose_halves(m0, m1, m2, m3);
+            return transpose_in_lanes(m0, m1, m2, m3);
         } else if constexpr (is_sse<Arch>) {
             __m128 r0 = _mm_load_ps(base + std::size_t{4} * index(0));
             __m128 r1 = _mm_load_ps(base + std::size_t{4} * index(1));
@@ -70,7 +80,7 @@ struct records {
     static void add_in_order(float* base, IndexA index_a, const fields& from_a, IndexB index_b,
                              const fields& from_b, std::size_t count) {
 #if defined(__x86_64__)
-        if constexpr (is_avx<Arch> || is_sse<Arch>) {
+        if constexpr (is_avx512<Arch> || is_avx<Arch> || is_sse<Arch>) {
             __m128 a[width];
             __m128 b[width];
             transpose(from_a, a);
@@ -101,16 +111,27 @@ struct records {
     }
 
 #if defined(__x86_64__)
-    /// AVX: four rows of 8 floats to the 4 x 4 transposes of their 128-bit halves: field k
-    /// holds element k of rows 0 to 3 in its low half and element k + 4 in its high half. The
-    /// AVX gathers and scatters of records, and the world's 8 x 8 transposes, are built on it.
-    static fields transpose_halves(const wide& r0, const wide& r1, const wide& r2, const wide& r3) {
-        const wide t0 = _mm256_unpacklo_ps(r0, r1); // elements 0 0 1 1 of rows 0 1 | 4 4 5 5
-        const wide t1 = _mm256_unpackhi_ps(r0, r1); // elements 2 2 3 3 | 6 6 7 7
-        const wide t2 = _mm256_unpacklo_ps(r2, r3);
-        const wide t3 = _mm256_unpackhi_ps(r2, r3);
-        return {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
-                _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
+    /// AVX and AVX-512: four rows of W floats to the 4 x 4 transposes of their 128-bit lanes:
+    /// field k holds element k of rows 0 to 3 in its first lane, element k + 4 in its second,
+    /// and so on. The gathers and scatters of records, and the world's 8 x 8 transposes, are
+    /// built on it.
+    static fields transpose_in_lanes(const wide& r0, const wide& r1, const wide& r2,
+                                     const wide& r3) {
+        if constexpr (is_avx512<Arch>) {
+            const wide t0 = _mm512_unpacklo_ps(r0, r1);
+            const wide t1 = _mm512_unpackhi_ps(r0, r1);
+            const wide t2 = _mm512_unpacklo_ps(r2, r3);
+            const wide t3 = _mm512_unpackhi_ps(r2, r3);
+            return {_mm512_shuffle_ps(t0, t2, 0x44), _mm512_shuffle_ps(t0, t2, 0xEE),
+                    _mm512_shuffle_ps(t1, t3, 0x44), _mm512_shuffle_ps(t1, t3, 0xEE)};
+        } else {
+            const wide t0 = _mm256_unpacklo_ps(r0, r1); // elements 0 0 1 1 of rows 0 1 | 4 4 5 5
+            const wide t1 = _mm256_unpackhi_ps(r0, r1); // elements 2 2 3 3 | 6 6 7 7
+            const wide t2 = _mm256_unpacklo_ps(r2, r3);
+            const wide t3 = _mm256_unpackhi_ps(r2, r3);
+            return {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+                    _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
+        }
     }
 #endif
 
@@ -119,7 +140,7 @@ struct records {
     template <class Index>
     static void store(float* base, Index index, const fields& from, std::size_t count = width) {
 #if defined(__x86_64__)
-        if constexpr (is_avx<Arch> || is_sse<Arch>) {
+        if constexpr (is_avx512<Arch> || is_avx<Arch> || is_sse<Arch>) {
             __m128 r[width];
             transpose(from, r);
             for (std::size_t j = 0; j < count; ++j) {
@@ -162,9 +183,19 @@ private:
 #if defined(__x86_64__)
     // W vectors of four fields to W records, record j in out[j]: load's transpose backwards.
     static void transpose(const fields& from, __m128 (&out)[width]) {
-        if constexpr (is_avx<Arch>) {
+        if constexpr (is_avx512<Arch>) {
+            const fields r = transpose_in_lanes(from.f0, from.f1, from.f2,
+                                                from.f3); // records j | j + 4 | j + 8 | j + 12
+            const wide rows[4] = {r.f0, r.f1, r.f2, r.f3};
+            for (std::size_t j = 0; j < 4; ++j) {
+                out[j] = _mm512_castps512_ps128(rows[j]);
+                out[j + 4] = _mm512_extractf32x4_ps(rows[j], 1);
+                out[j + 8] = _mm512_extractf32x4_ps(rows[j], 2);
+                out[j + 12] = _mm512_extractf32x4_ps(rows[j], 3);
+            }
+        } else if constexpr (is_avx<Arch>) {
             const fields r =
-                transpose_halves(from.f0, from.f1, from.f2, from.f3); // records j | j + 4
+                transpose_in_lanes(from.f0, from.f1, from.f2, from.f3); // records j | j + 4
             const wide r0 = r.f0;
             const wide r1 = r.f1;
             const wide r2 = r.f2;

@@ -9,11 +9,13 @@
 #include "simd/isa_of.hpp"
 #include "simd/response.hpp"
 #include "simd/world.hpp"
+#include "simd/world_pair_arch.hpp"
 
 namespace simdcollide::detail {
 
 template <class Arch>
 const kernel_table& simd_table() noexcept {
+    using World = simd::world_pair_arch<Arch>; // phases 2 and 6 (AVX2 code on AVX-512)
     // constexpr: the table is constant-initialised, so no per-ISA file has a dynamic
     // initialiser that could run on a CPU without that instruction set.
     static constexpr kernel_table table{
@@ -40,10 +42,10 @@ const kernel_table& simd_table() noexcept {
             &simd::response<Arch>::circle_circle,
         },
         {
-            &simd::circle_circle<Arch>::pair_touches,
+            &simd::circle_circle<World>::pair_touches,
             &simd::world<Arch>::integrate,
             &simd::world<Arch>::gain_corrections,
-            &simd::world<Arch>::respond_pairs,
+            &simd::world<World>::respond_pairs,
         },
     };
     return table;

@@ -167,7 +167,7 @@ private:
             wide u[8];
             for (std::size_t h = 0; h < 8; h += 4) { // lanes h..h+3: fields f | f + 4 in u[h + f]
                 const typename records<Arch>::fields r =
-                    records<Arch>::transpose_halves(row(h), row(h + 1), row(h + 2), row(h + 3));
+                    records<Arch>::transpose_in_lanes(row(h), row(h + 1), row(h + 2), row(h + 3));
                 u[h + 0] = r.f0;
                 u[h + 1] = r.f1;
                 u[h + 2] = r.f2;
