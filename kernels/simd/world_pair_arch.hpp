@@ -28,8 +28,24 @@ struct avx2_in_avx512 : xsimd::avx2 {
 } // namespace simdcollide::simd
 
 #if defined(__x86_64__) && XSIMD_WITH_AVX2
+// Its registers are AVX's, declared anew rather than by xsimd's alias macro: an alias derives
+// from simd_register<T, avx2>, whose constructor and conversion are then called out of line
+// at -O0, weak symbols the AVX2 object has too (isa_objects_share_no_weak_symbol caught it).
 namespace xsimd::types {
-XSIMD_DECLARE_SIMD_REGISTER_ALIAS(simdcollide::simd::avx2_in_avx512, avx2);
+XSIMD_DECLARE_SIMD_REGISTER(bool, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(signed char, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(unsigned char, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(char, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(unsigned short, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(short, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(unsigned int, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(int, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(unsigned long int, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(long int, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(unsigned long long int, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(long long int, simdcollide::simd::avx2_in_avx512, __m256i);
+XSIMD_DECLARE_SIMD_REGISTER(float, simdcollide::simd::avx2_in_avx512, __m256);
+XSIMD_DECLARE_SIMD_REGISTER(double, simdcollide::simd::avx2_in_avx512, __m256d);
 } // namespace xsimd::types
 #endif
 
