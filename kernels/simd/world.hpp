@@ -72,8 +72,8 @@ struct world {
 
     // Reference respond_pairs_loop. Its order is a chain: each contact sees the velocities
     // the last left. But contacts that share no circle give the same bits whether they go
-    // one after another or side by side, so contact k of several runs at once (`real`
-    // lanes: W, or the runs where W is more) are worked out together when they are apart
+    // one after another or side by side, so contact k of W runs at once are worked out
+    // together when they are apart
     // (apart()), and one by one otherwise: in the 10 000-circle pile, 0.14% of the blocks of
     // 8 were not (a shared circle, or a run that has ended). The velocities are packed with
     // the inverse masses as (vx, vy, w, w) records for the kernel, so that gathering or
@@ -81,27 +81,25 @@ struct world {
     static void respond_pairs(particles_view c, const detail::world_touch* touches,
                               std::size_t count, float friction, float* scratch) {
         using R = records<Arch>;
-        static_assert(detail::impulse_runs % real == 0);
+        // W divides the runs: wider instruction sets take AVX2's code (world_pair_arch.hpp).
+        static_assert(detail::impulse_runs % width == 0);
         float* const moving = scratch;
         circle_circle<Arch>::pack(c.vx, c.vy, c.inverse_mass, c.inverse_mass, c.count, moving);
         const F mu(friction);
         const std::size_t run_length = (count + detail::impulse_runs - 1) / detail::impulse_runs;
         for (std::size_t k = 0; k < run_length; ++k) {
-            for (std::size_t run = 0; run < detail::impulse_runs; run += real) {
-                // Lane j: contact k of run `run + j`; lanes past `real` repeat the last one
-                // (the same result, written again).
+            for (std::size_t run = 0; run < detail::impulse_runs; run += width) {
+                // Lane j: contact k of run `run + j`.
                 const detail::world_touch* const first = touches + k + run * run_length;
-                const auto lane = [=](std::size_t j) {
-                    return first + (j < real ? j : real - 1) * run_length;
-                };
-                if (k + (run + real - 1) * run_length < count) {
+                const auto lane = [=](std::size_t j) { return first + j * run_length; };
+                if (k + (run + width - 1) * run_length < count) {
                     const touch_block t = load_block(lane);
                     if (t.apart) {
                         respond(lane, t.fields, mu, moving);
                         continue;
                     }
                 }
-                for (std::size_t j = 0; j < real && k + (run + j) * run_length < count; ++j) {
+                for (std::size_t j = 0; j < width && k + (run + j) * run_length < count; ++j) {
                     const detail::world_touch* const one = lane(j);
                     const auto alike = [=](std::size_t) { return one; }; // every lane alike
                     respond(alike, load_block(alike).fields, mu, moving);
@@ -119,10 +117,8 @@ struct world {
 
 private:
     static constexpr std::size_t width = F::size;
-    // Contacts of phase 6 worked out at once: a block's lanes are contact k of as many runs.
-    static constexpr std::size_t real = width < detail::impulse_runs ? width : detail::impulse_runs;
 
-    // Whether the contacts at lane(0), ..., lane(real - 1) share no circle: each lane's
+    // Whether the contacts at lane(0), ..., lane(W - 1) share no circle: each lane's
     // lower index above the last lane's higher one, and its own two different. (Sufficient,
     // not necessary; the pair list is sorted by first index, so its runs' contacts usually
     // are in this order.)
@@ -130,7 +126,7 @@ private:
     static bool apart(Lane lane) {
         bool ok = true;
         std::int64_t above = -1;
-        for (std::size_t j = 0; j < real; ++j) {
+        for (std::size_t j = 0; j < width; ++j) {
             const std::uint32_t a = lane(j)->a;
             const std::uint32_t b = lane(j)->b;
             const std::uint32_t low = a < b ? a : b;

@@ -13,8 +13,6 @@
 // are the AVX2 path's, so the bits are too.
 #pragma once
 
-#include "simd/block_loop.hpp"
-
 #include <xsimd/xsimd.hpp>
 
 namespace simdcollide::simd {
