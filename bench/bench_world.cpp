@@ -1,7 +1,9 @@
 // The particle world and its phases on the "particles in a box" scene:
 //   world/step/<impl>/<n>                  one step (4 substeps) of a settled pile
 //   world/find_pairs/dispatch/<n>          the circle-circle broad phase alone
-//   world/separate/<impl>/<n>              one pair-list separation of the pile's pairs
+//   world/separate/<impl>/<n>              phase 3: one round of separation in order over
+//                                          the pile's pairs, grouped
+//   world/group_pairs/dispatch/<n>         grouping those pairs (pair_grouper); items are pairs
 //   world/touches/<impl>/<n>               phase 2 for the pile's pairs (contacts, impulse
 //                                          records of those in contact); items are pairs
 //   world/respond/<impl>/<n>               phase 6 for the circle pairs phase 2 finds in
@@ -321,9 +323,12 @@ void respond_pile(benchmark::State& state, bool reference, std::size_t n) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * touches.size()));
 }
 
+// The world's phase 3, one round (separate_in_order) over the pile's pairs as grouped by
+// pair_grouper; items are circles.
 void separate_pile(benchmark::State& state, bool reference, std::size_t n) {
     pile_in_slots& pile = pile_of(n);
-    const std::vector<circle_pair>& pairs = pile.pairs;
+    pair_grouper grouper;
+    const pair_groups& groups = grouper.group(pile.pairs, n);
     const particles_view p = pile.view();
     const std::vector<float> x(p.x, p.x + n), y(p.y, p.y + n);
     separation_workspace workspace;
@@ -332,17 +337,31 @@ void separate_pile(benchmark::State& state, bool reference, std::size_t n) {
         std::copy(y.begin(), y.end(), p.y);
         state.SetIterationTime(seconds_of([&] {
             if (reference) {
-                reference::separate(p, pairs, separation_weighting::inverse_mass, workspace);
+                reference::separate_in_order(p, groups, separation_weighting::inverse_mass, 1,
+                                             workspace);
             } else {
-                separate(p, pairs, separation_weighting::inverse_mass, workspace);
+                separate_in_order(p, groups, separation_weighting::inverse_mass, 1, workspace);
             }
         }));
     }
     // Left as found: the other benchmarks share the pile.
     std::copy(x.begin(), x.end(), p.x);
     std::copy(y.begin(), y.end(), p.y);
-    state.counters["pairs"] = static_cast<double>(pairs.size());
+    state.counters["pairs"] = static_cast<double>(pile.pairs.size());
+    state.counters["groups"] = static_cast<double>(groups.ends().size());
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
+// Grouping the pile's pairs for phase 3 (pair_grouper) from scratch, as a step does when
+// its lists change everywhere (a grouper that has seen the list copies every chunk; a fresh
+// one each time colours them all); items are pairs.
+void group_pile(benchmark::State& state, std::size_t n) {
+    pile_in_slots& pile = pile_of(n);
+    for (auto _ : state) {
+        pair_grouper grouper;
+        benchmark::DoNotOptimize(grouper.group(pile.pairs, n).ends().data());
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * pile.pairs.size()));
 }
 
 // The static-box phase, accelerated or brute force (each box in ascending order against
@@ -427,6 +446,9 @@ bool register_all() {
                 ->Unit(benchmark::kMicrosecond);
         }
         benchmark::RegisterBenchmark(name({"world/find_pairs/dispatch", size}).c_str(), find_pairs,
+                                     n)
+            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(name({"world/group_pairs/dispatch", size}).c_str(), group_pile,
                                      n)
             ->Unit(benchmark::kMicrosecond);
         for (const bool brute : {false, true}) {

@@ -3,8 +3,11 @@
 // before the kernel writes anything.
 #pragma once
 
+#include <simdcollide/soa.hpp>
+
 #include <cstddef>
 #include <initializer_list>
+#include <span>
 
 namespace simdcollide::detail {
 
@@ -17,5 +20,9 @@ void require_fields(const char* kernel, const char* what, std::size_t count,
 
 /// A contact margin must be finite and >= 0.
 void require_margin(const char* kernel, float margin);
+
+/// Every index of `pairs` below `circles`, and no circle paired with itself (one pass,
+/// before anything is written).
+void require_pair_list(const char* kernel, std::size_t circles, std::span<const circle_pair> pairs);
 
 } // namespace simdcollide::detail

@@ -25,21 +25,6 @@ void check_bodies(const char* kernel, const char* what, particles_view p) {
     detail::require_fields(kernel, what, p.count, {p.x, p.y, p.radius, p.inverse_mass});
 }
 
-// Once per call, before anything is written: every index in range, no circle paired with
-// itself.
-void check_pair_list(const char* kernel, std::size_t circles, std::span<const circle_pair> pairs) {
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-        const circle_pair p = pairs[k];
-        if (p.a >= circles || p.b >= circles || p.a == p.b) {
-            throw std::invalid_argument(
-                std::string("simdcollide::") + kernel + ": pair " + std::to_string(k) + " is (" +
-                std::to_string(p.a) + ", " + std::to_string(p.b) + "), but " +
-                (p.a == p.b ? std::string("a circle cannot be paired with itself")
-                            : "there are " + std::to_string(circles) + " circles"));
-        }
-    }
-}
-
 void distance_squared_with(const detail::kernel_table& t, circles_cview a, circles_cview b,
                            std::span<float> out) {
     check_pairs("distance_squared", a, b, false);
@@ -69,7 +54,7 @@ std::size_t pair_contact_with(const detail::kernel_table& t, circles_cview c,
                               std::span<const circle_pair> pairs, contacts_view out,
                               separation_workspace& workspace) {
     detail::require_fields("contact", "circles", c.count, {c.x, c.y, c.radius});
-    check_pair_list("contact", c.count, pairs);
+    detail::require_pair_list("contact", c.count, pairs);
     detail::require_count("contact", "out", pairs.size(), out.count);
     detail::require_fields("contact", "out", out.count,
                            {out.normal_x, out.normal_y, out.depth, out.point_x, out.point_y});
@@ -88,7 +73,7 @@ std::size_t separate_list_with(const detail::kernel_table& t, particles_view c,
                                std::span<const circle_pair> pairs, separation_weighting mode,
                                separation_workspace& workspace) {
     check_bodies("separate", "circles", c);
-    check_pair_list("separate", c.count, pairs);
+    detail::require_pair_list("separate", c.count, pairs);
     return detail::separate_unchecked(t, c, pairs, mode, workspace);
 }
 
@@ -119,6 +104,13 @@ std::size_t touches_unchecked(const kernel_table& t, particles_view c,
                               separation_workspace& workspace) {
     return t.world.pair_touches(c, pairs.data(), pairs.size(), p, touches, touching,
                                 scratch_of(workspace, 8 * c.count));
+}
+
+void separate_in_order_unchecked(const kernel_table& t, particles_view c, const pair_groups& groups,
+                                 separation_weighting mode, int rounds,
+                                 separation_workspace& workspace) {
+    t.world.separate_in_order(c, groups.pairs().data(), groups.ends().data(), groups.ends().size(),
+                              mode, rounds, scratch_of(workspace, 4 * c.count));
 }
 
 void respond_unchecked(const kernel_table& t, particles_view c,

@@ -62,6 +62,12 @@ struct world_kernels_table {
     std::size_t (*pair_touches)(particles_view, const circle_pair* pairs, std::size_t pair_count,
                                 const touch_parameters& p, world_touch* touches,
                                 circle_pair* touching, float* scratch);
+    /// Phase 3 (world.hpp): `rounds` passes over the pairs in order, each pair's separation
+    /// applied at once, seeing the positions the pairs before it left (Gauss-Seidel). The
+    /// pairs come in `groups` groups, group g ending at ends[g] (pair_groups.hpp): no two
+    /// pairs of a group share a circle. `scratch` holds 4 floats per circle, 16-byte aligned.
+    void (*separate_in_order)(particles_view, const circle_pair* pairs, const std::uint32_t* ends,
+                              std::size_t groups, separation_weighting, int rounds, float* scratch);
     /// Phase 1 for every circle: v += gravity_h (g * h) and x += v * h where inverse mass
     /// > 0; every circle's position after it into moved_x, moved_y (count floats each).
     void (*integrate)(particles_view, float gravity_h_x, float gravity_h_y, float h, float* moved_x,

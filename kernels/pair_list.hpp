@@ -7,6 +7,7 @@
 #include "kernel_table.hpp"
 
 #include <simdcollide/circle_circle.hpp>
+#include <simdcollide/pair_groups.hpp>
 #include <simdcollide/soa.hpp>
 
 #include <cstddef>
@@ -33,6 +34,12 @@ std::size_t touches_unchecked(const kernel_table& t, particles_view circles,
                               std::span<const circle_pair> pairs, const touch_parameters& p,
                               world_touch* touches, circle_pair* touching,
                               separation_workspace& workspace);
+
+/// The world's phase 3 (kernel_table.hpp, world_kernels_table::separate_in_order) on table
+/// `t`, unchecked: every index below circles.count, a != b, groups as pair_groups makes them.
+void separate_in_order_unchecked(const kernel_table& t, particles_view circles,
+                                 const pair_groups& groups, separation_weighting mode, int rounds,
+                                 separation_workspace& workspace);
 
 /// The world's phase 6 for circle pairs (kernel_table.hpp, world_kernels_table::
 /// respond_pairs) on table `t`, unchecked: every index below circles.count, a != b.

@@ -144,6 +144,19 @@ particles_view particle_world::particles() noexcept {
             size()};
 }
 
+std::vector<circle_pair> particle_world::listed_pairs() const {
+    std::vector<circle_pair> out;
+    out.reserve(pairs_.size());
+    for (const circle_pair q : pairs_) {
+        const std::uint32_t i = circle_of_slot_[q.a];
+        const std::uint32_t j = circle_of_slot_[q.b];
+        out.push_back({std::min(i, j), std::max(i, j)});
+    }
+    std::sort(out.begin(), out.end(),
+              [](circle_pair l, circle_pair r) { return l.a != r.a ? l.a < r.a : l.b < r.b; });
+    return out;
+}
+
 particles_view particle_world::slots() noexcept {
     return {x_.data(),  y_.data(),  radius_.data(), inverse_mass_.data(),
             vx_.data(), vy_.data(), x_.size()};
@@ -160,7 +173,8 @@ void particle_world::step(float dt) {
         sort_slots();
     }
     gather();
-    switch (listing_needed(dt)) {
+    const listing listed = listing_needed(dt);
+    switch (listed) {
     case listing::kept:
         break;
     case listing::some:
@@ -171,6 +185,9 @@ void particle_world::step(float dt) {
         list_contacts(dt);
         ++listings_.full;
         break;
+    }
+    if (listed != listing::kept) {
+        grouper_.group(pairs_, size());
     }
     const float h = dt / static_cast<float>(options_.substeps);
     for (int s = 0; s < options_.substeps; ++s) {
@@ -456,8 +473,9 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // with its normal, depth and approach speed.
     pair_touching_.resize(pairs_.size());
     touching_pairs_.resize(pairs_.size());
-    const std::size_t touching = detail::touches_unchecked(
-        kernels, p, pairs_, touch, pair_touching_.data(), touching_pairs_.data(), workspace_);
+    const std::size_t touching =
+        detail::touches_unchecked(kernels, p, grouper_.groups().pairs(), touch,
+                                  pair_touching_.data(), touching_pairs_.data(), workspace_);
     pair_touching_.resize(touching);
     touching_pairs_.resize(touching);
     box_touching_.clear();
@@ -479,9 +497,8 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     }
 
     // 3. Positions: separate the pairs in contact.
-    for (int it = 0; it < options_.separation_iterations; ++it) {
-        detail::separate_unchecked(kernels, p, touching_pairs_, options_.weighting, workspace_);
-    }
+    detail::separate_in_order_unchecked(kernels, p, grouper_.groups(), options_.weighting,
+                                        options_.separation_iterations, workspace_);
 
     // 4. Static boxes: each moving circle against its listed boxes in ascending order
     // (SPEC.md's order rule).

@@ -564,14 +564,15 @@ TEST(particle_world, every_instruction_set_steps_to_the_same_bits) {
     }
 }
 
-// Only pairs and boxes in contact act, so while the kept lists hold everything that can
-// touch, how much more they hold changes nothing: margins from 0.1 to 2 (lists made often,
-// or almost never; with the narrowest, steps list everything, or only the few circles that
-// would leave their margins, or nothing) step to the same bits. (A circle pushed within one
-// step further than its margin can meet one it was not listed with, until the next listing:
-// the scene starts with no overlaps so that corrections stay small.)
+// The kept lists miss no contact: after every step, each pair of circles in contact (by
+// brute force) is one the step listed, with margins from 0.1 to 2 (lists made often, or
+// almost never; with the narrowest, steps list everything, or only the few circles that
+// would leave their margins, or nothing). (A circle pushed within one step further than its
+// margin can meet one it was not listed with, until the next listing: the scene starts with
+// no overlaps so that corrections stay small.) The lists change which pairs separation goes
+// over, and so the bits (world.hpp, phase 3); not whether the pile holds.
 TEST(particle_world, kept_lists_miss_no_contact) {
-    const auto run = [](float margin, particle_world::listing_counts* listings = nullptr) {
+    for (const float margin : {0.1F, 0.5F, 2.0F}) {
         world_options options;
         options.pair_margin = margin;
         particle_world world(options);
@@ -587,30 +588,27 @@ TEST(particle_world, kept_lists_miss_no_contact) {
                               1.0F + static_cast<float>(i / 16) * 1.2F, 0.2F + 0.3F * unit(rng)},
                              0.5F + unit(rng), unit(rng) - 0.5F, unit(rng) - 0.5F);
         }
+        std::size_t contacts = 0;
         for (int s = 0; s < 180; ++s) {
             world.step(1.0F / 60.0F);
+            const particles_view q = world.particles();
+            const std::vector<circle_pair> listed = world.listed_pairs();
+            for (const circle_pair p :
+                 reference::find_pairs(circles_cview(q.x, q.y, q.radius, q.count))) {
+                ++contacts;
+                ASSERT_TRUE(std::binary_search(listed.begin(), listed.end(), p,
+                                               [](circle_pair l, circle_pair r) {
+                                                   return l.a != r.a ? l.a < r.a : l.b < r.b;
+                                               }))
+                    << "margin " << margin << ", step " << s << ": (" << p.a << ", " << p.b
+                    << ") in contact but not listed";
+            }
         }
-        const particles_view q = world.particles();
-        std::vector<float> state;
-        for (const float* field : {q.x, q.y, q.vx, q.vy}) {
-            state.insert(state.end(), field, field + q.count);
-        }
-        if (listings != nullptr) {
-            *listings = world.listings();
-        }
-        return state;
-    };
-    const std::vector<float> widest = run(2.0F);
-    for (const float margin : {0.1F, 0.5F}) {
-        particle_world::listing_counts listings;
-        const std::vector<float> kept = run(margin, &listings);
-        for (std::size_t k = 0; k < kept.size(); ++k) {
-            EXPECT_SAME_BITS(kept[k], widest[k], "state", k);
-        }
+        EXPECT_GT(contacts, 180U * 100U) << "the pile settled into contact"; // about 300 a step
         if (margin == 0.1F) { // the narrow margin takes every kind of listing
-            EXPECT_GT(listings.full, 1U);
-            EXPECT_GT(listings.partial, 0U);
-            EXPECT_LT(listings.full + listings.partial, 180U);
+            EXPECT_GT(world.listings().full, 1U);
+            EXPECT_GT(world.listings().partial, 0U);
+            EXPECT_LT(world.listings().full + world.listings().partial, 180U);
         }
     }
 }

@@ -7,6 +7,7 @@
 #include <simdcollide/containers.hpp>
 #include <simdcollide/dispatch.hpp>
 #include <simdcollide/pair_finder.hpp>
+#include <simdcollide/pair_groups.hpp>
 #include <simdcollide/response.hpp>
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>

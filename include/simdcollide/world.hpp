@@ -20,14 +20,26 @@
 // listed (found through a grid of the listed circles), and against the boxes; otherwise, or
 // when anything else changed or the circles were sorted, everything is listed again.
 // Either way the lists are kept in the order a full listing gives (pairs by a then b, boxes
-// by circle then box), so how often circles are listed never changes a step's result. Then
-// it runs `substeps` substeps of h = dt / substeps, each:
+// by circle then box). Which pairs they hold beyond those in contact depends on when each
+// circle was listed and on pair_margin, and phase 3 goes over every listed pair, so those
+// change a step's bits: a listed pair not in contact moves nothing itself, but it changes
+// the groups, and so the order, in which the others are taken. The pairs are grouped for
+// phase 3 (pair_groups.hpp) when the lists change. Then it runs `substeps` substeps of h = dt /
+// substeps, each:
 //   1. semi-implicit Euler for every circle with inverse mass > 0: v += gravity * h, then
 //      x += v * h;
 //   2. the listed pairs and boxes in contact now, each with its normal, depth and approach
 //      speed vn0 (relative velocity along the normal; < 0 when closing);
-//   3. `separation_iterations` rounds of pair-list separation (circle_circle.hpp) over the
-//      pairs in contact in 2;
+//   3. `separation_iterations` rounds of separation in order (Gauss-Seidel,
+//      pair_groups.hpp) over every listed pair, grouped: each pair in contact is separated
+//      from the positions the pairs before it left, so a correction that pushes a circle
+//      into a neighbour is met later in the same round. (Earlier the world separated only
+//      the pairs in contact in 2, with the averaged corrections of circle_circle.hpp's
+//      pair-list separate, two rounds a substep: on the settled 10 000-circle benchmark pile
+//      a contact's mean overlap was 0.0135, against 0.0065 now with one round and 0.0031
+//      with two, and the step was slower (README). Separating in order only the pairs in
+//      contact in 2 let that pile boil, mean v^2 3.7: a pushed circle's new overlaps waited
+//      for the next substep.)
 //   4. each moving circle pushed out of its listed boxes in ascending box index (SPEC.md's
 //      order rule); static circles are never moved;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
@@ -49,22 +61,24 @@
 //      max(J + (e * max(-vn0, 0) - vn) / W, 0) may shrink again, and the friction total
 //      stays within mu * (depth * (1 / h) / W + normal total).
 //
-// Deep piles. With the defaults a pile several hundred circles deep does not come to rest
-// (measured with phase 6 in four runs, before it went to eight).
-// Measured on a hexagonal tower of 19 000 circles (radius 0.449, 633 rows, 30 wide, built
-// with gaps of 0.002) over 1 200 steps: the default step let its median height sink from 247
-// to 83 and then bounce (mean v^2 up to 709), and with 8 or 16 separation rounds it still
-// bounced (mean v^2 up to 196); with velocity_iterations = 2 its median height stayed at 218
-// (mean overlap 4.7% of a radius, mean v^2 0.19, sinking about 0.4 a second; after 3 000
-// steps 212, mean v^2 0.05, sinking 0.14 a second), and with substeps = 16 at 213 (mean
-// v^2 0.013). A 300-row tower holds with the defaults. A pile dropped from hundreds of
-// radii up, as in issue 4's benchmark scene at 1 000 000 circles, still bounced with
-// velocity_iterations = 2 (a 30-wide slice of that scene without obstacles).
+// Deep piles. With the defaults a pile several hundred circles deep holds its height but
+// does not come to rest. Measured on a hexagonal tower of 19 000 circles (radius 0.449, 633
+// rows, 30 wide, built with gaps of 0.002) over 1 200 steps: its median height went between
+// 208 and 231 (built at 247), mean v^2 up to 135 in the first 200 steps and between 1 and
+// 56 after; with separation_iterations = 2, between 224 and 238, mean v^2 between 0.3 and
+// 10 (a whole-pile bounce). Before separation went in order (phase 3), the default step let
+// that tower sink to 83 and bounce (mean v^2 up to 709), 8 or 16 rounds of the averaged
+// separation still bounced (up to 196), velocity_iterations = 2 held it at 218 (mean v^2
+// 0.19) and substeps = 16 at 213 (0.013). A 300-row tower held with those defaults. A
+// pile dropped from hundreds of radii up, as in issue 4's benchmark scene at 1 000 000
+// circles, still bounced with velocity_iterations = 2 (a 30-wide slice of that scene
+// without obstacles, before separation went in order).
 //
 // A circle carried further than its margin within one step (by corrections, say one born
 // inside a box) can meet one it was not listed with; that contact acts from the next
-// listing. The collision phases are public functions too (pair_finder::find, contact and
-// separate over a pair list, push_out_all, and respond for impulse-based response), for
+// listing. The collision phases are public functions too (pair_finder::find, contact over a
+// pair list, pair_grouper and separate_in_order, push_out_all, and respond for
+// impulse-based response), for
 // simulations that keep their own integrator; the velocity update and the impulses of 5
 // and 6 are the world's own.
 //
@@ -77,6 +91,7 @@
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/containers.hpp>
 #include <simdcollide/pair_finder.hpp>
+#include <simdcollide/pair_groups.hpp>
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
 #include <simdcollide/static_boxes.hpp>
@@ -127,12 +142,15 @@ struct touch_parameters {
 
 /// How a world steps. The defaults suit particles of radius about 0.1 to 1 in metres.
 struct world_options {
-    float gravity_x = 0.0F;        ///< length / time^2
-    float gravity_y = -9.81F;      ///< length / time^2
-    int substeps = 4;              ///< >= 1: substeps per step
-    int separation_iterations = 2; ///< >= 1: pair-list separation rounds per substep
-    float restitution = 0.0F;      ///< in [0, 1], for every contact
-    float friction = 0.2F;         ///< >= 0, Coulomb coefficient for every contact
+    float gravity_x = 0.0F;   ///< length / time^2
+    float gravity_y = -9.81F; ///< length / time^2
+    int substeps = 4;         ///< >= 1: substeps per step
+    /// >= 1: rounds of separation in order (phase 3) per substep. A second round halves
+    /// the overlap left in a packed pile (see phase 3) and steadies deep piles ("Deep
+    /// piles"), at a sixth to a third more time a step on the 10 000-circle pile.
+    int separation_iterations = 1;
+    float restitution = 0.0F; ///< in [0, 1], for every contact
+    float friction = 0.2F;    ///< >= 0, Coulomb coefficient for every contact
     separation_weighting weighting = separation_weighting::inverse_mass;
     float max_correction_speed = 5.0F; ///< > 0, length / time: see step 5 above
     /// >= 0, length: how much further than a step's possible move each circle's pairs and
@@ -173,6 +191,9 @@ public:
     /// Circle pairs listed for the last step (those that could touch during it, and more by
     /// pair_margin).
     [[nodiscard]] std::size_t last_pair_count() const noexcept { return pairs_.size(); }
+    /// Those pairs in the caller's indexing, each as (lower index, higher index), sorted.
+    /// For tests and diagnostics: it allocates.
+    [[nodiscard]] std::vector<circle_pair> listed_pairs() const;
     /// How many steps since construction listed every circle (full) or only the few that
     /// would leave their margins (partial); the others kept their lists.
     struct listing_counts {
@@ -224,6 +245,7 @@ private:
     pair_finder finder_;
     separation_workspace workspace_;
     std::vector<circle_pair> pairs_;
+    pair_grouper grouper_; // pairs_ in groups that share no circle (phases 2 and 3)
     std::vector<circle_pair> box_contacts_;          // (circle, box)
     std::vector<detail::world_touch> pair_touching_; // circle pairs in contact (phase 2)
     std::vector<detail::world_touch> box_touching_;  // (box, circle) in contact (phase 2)

@@ -47,6 +47,33 @@ inline std::size_t pair_touches_loop(simdcollide::particles_view c,
     return count;
 }
 
+// Phase 3: `rounds` passes over the pairs in list order, each pair separated (SPEC 3) from
+// the positions the pairs before it left. The groups (pair_groups.hpp) only tell the SIMD
+// paths which pairs they may take side by side; one by one, they change nothing.
+inline void separate_in_order_loop(simdcollide::particles_view c,
+                                   const simdcollide::circle_pair* pairs, const std::uint32_t* ends,
+                                   std::size_t groups, simdcollide::separation_weighting mode,
+                                   int rounds, float* /*scratch*/) {
+    const std::size_t count = groups == 0 ? 0 : ends[groups - 1];
+    for (int round = 0; round < rounds; ++round) {
+        for (std::size_t k = 0; k < count; ++k) {
+            const std::uint32_t i = pairs[k].a;
+            const std::uint32_t j = pairs[k].b;
+            const separation_result s =
+                separation_of(mode, c.x[i], c.y[i], c.radius[i], c.inverse_mass[i], c.x[j], c.y[j],
+                              c.radius[j], c.inverse_mass[j]);
+            if (s.moves_a) {
+                c.x[i] += s.a_dx;
+                c.y[i] += s.a_dy;
+            }
+            if (s.moves_b) {
+                c.x[j] += s.b_dx;
+                c.y[j] += s.b_dy;
+            }
+        }
+    }
+}
+
 // Phase 1 for every circle: semi-implicit Euler, v += g * h then x += v * h, for each circle
 // with inverse mass > 0 (gravity_h is g * h, worked out once); every circle's position after
 // it also goes to moved_x, moved_y, where phase 5 measures the corrections from.

@@ -24,6 +24,53 @@ struct world {
     using F = floats<Arch>;
     using M = lanes<Arch>;
 
+    // Reference separate_in_order_loop. The circles packed as (x, y, radius, inverse mass)
+    // records for the whole call; then each group's pairs 2 W at a time (two blocks per
+    // round, as in circle_circle's pair list: two chains of square roots and divisions keep
+    // the divider busy), both circles gathered, separated, and written back. No two pairs of
+    // a group share a circle, so the blocks' lanes neither read nor write each other's
+    // circles; a lane that does not move its circle writes back the bits it read.
+    static void separate_in_order(particles_view c, const circle_pair* pairs,
+                                  const std::uint32_t* ends, std::size_t groups,
+                                  separation_weighting mode, int rounds, float* scratch) {
+        using R = records<Arch>;
+        using CC = circle_circle<Arch>;
+        using block = typename CC::pair_block;
+        float* const bodies = scratch;
+        CC::pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
+        CC::with_mode(mode, [=](auto weighting) {
+            const auto separated = [=](const block& q) {
+                const typename R::fields a = R::load(bodies, q.first());
+                const typename R::fields b = R::load(bodies, q.second());
+                const typename CC::separation_result s = CC::template separation_of<weighting()>(
+                    a.f0, a.f1, a.f2, a.f3, b.f0, b.f1, b.f2, b.f3);
+                return std::pair<typename R::fields, typename R::fields>{
+                    {pick<Arch>(s.moves_a, a.f0 + s.a_dx, a.f0),
+                     pick<Arch>(s.moves_a, a.f1 + s.a_dy, a.f1), a.f2, a.f3},
+                    {pick<Arch>(s.moves_b, b.f0 + s.b_dx, b.f0),
+                     pick<Arch>(s.moves_b, b.f1 + s.b_dy, b.f1), b.f2, b.f3}};
+            };
+            const auto write = [=](const block& q, const auto& moved) {
+                R::store(bodies, q.first(), moved.first, q.count);
+                R::store(bodies, q.second(), moved.second, q.count);
+            };
+            for (int round = 0; round < rounds; ++round) {
+                std::size_t begin = 0;
+                for (std::size_t g = 0; g < groups; ++g) {
+                    CC::for_each_pair_round(pairs + begin, ends[g] - begin,
+                                            [&](const block& one, const block& two, std::size_t) {
+                                                const auto one_moved = separated(one);
+                                                const auto two_moved = separated(two);
+                                                write(one, one_moved);
+                                                write(two, two_moved);
+                                            });
+                    begin = ends[g];
+                }
+            }
+        });
+        unpack(bodies, c.count, c.x, c.y);
+    }
+
     // Reference integrate_loop.
     static void integrate(particles_view c, float gravity_h_x, float gravity_h_y, float h,
                           float* moved_x, float* moved_y) {
@@ -80,7 +127,6 @@ struct world {
     // writing back a circle's is one access.
     static void respond_pairs(particles_view c, const detail::world_touch* touches,
                               std::size_t count, float friction, float* scratch) {
-        using R = records<Arch>;
         // W divides the runs: wider instruction sets take AVX2's code (world_pair_arch.hpp).
         static_assert(detail::impulse_runs % width == 0);
         float* const moving = scratch;
@@ -106,17 +152,23 @@ struct world {
                 }
             }
         }
-        for_each_block<Arch>(c.count, [=](const auto& block) {
-            const std::size_t last = lanes_in(block) - 1; // a tail block's padding: the last again
-            const typename R::fields v =
-                R::load(moving, [&](std::size_t j) { return block.first + (j < last ? j : last); });
-            block.store(c.vx, v.f0);
-            block.store(c.vy, v.f1);
-        });
+        unpack(moving, c.count, c.vx, c.vy);
     }
 
 private:
     static constexpr std::size_t width = F::size;
+
+    // The first two fields of `count` records (circle_circle::pack's) back into two arrays.
+    static void unpack(const float* records_in, std::size_t count, float* f0, float* f1) {
+        using R = records<Arch>;
+        for_each_block<Arch>(count, [=](const auto& block) {
+            const std::size_t last = lanes_in(block) - 1; // a tail block's padding: the last again
+            const typename R::fields r = R::load(
+                records_in, [&](std::size_t j) { return block.first + (j < last ? j : last); });
+            block.store(f0, r.f0);
+            block.store(f1, r.f1);
+        });
+    }
 
     // Whether the contacts at lane(0), ..., lane(W - 1) share no circle: each lane's
     // lower index above the last lane's higher one, and its own two different. (Sufficient,

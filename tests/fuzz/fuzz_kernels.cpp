@@ -274,6 +274,15 @@ void check_circle_circle(const input& in, const detail::kernel_table& t) {
             return detail::separate_unchecked(k, s.a_particles(), in.distinct_pairs, mode,
                                               workspace);
         });
+        // The world's phase 3: the same pairs grouped (the same groups for every ISA), two
+        // rounds in order.
+        check(in, t, "separate_in_order", [&](const detail::kernel_table& k, scene& s) {
+            pair_grouper grouper;
+            separation_workspace workspace;
+            detail::separate_in_order_unchecked(
+                k, s.a_particles(), grouper.group(in.distinct_pairs, s.n), mode, 2, workspace);
+            return in.distinct_pairs.size();
+        });
     }
     check(in, t, "pair-list contact", [&](const detail::kernel_table& k, scene& s) {
         // The pair list's contacts go to the per-element outputs: as many as there are pairs.

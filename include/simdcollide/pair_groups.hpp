@@ -1,0 +1,116 @@
+// Separation over a pair list in order (Gauss-Seidel): each pair's correction applied at
+// once, so that the pairs after it see where it left its circles. This is the particle
+// world's phase 3 (world.hpp); circle_circle.hpp's pair-list separate is the other way to
+// combine pairs that share a circle (Jacobi: every correction from the start positions,
+// averaged).
+//
+// Why groups: pairs that share no circle give the same bits one after another or side by
+// side, so SIMD paths may take W pairs at once only where W consecutive pairs share none.
+// pair_groups reorders a list so that it falls into such groups, and the order is then the
+// definition: separate_in_order goes through the reordered list one pair at a time in the
+// reference, and a group's pairs W at a time in SIMD, with bit-identical results.
+//
+// How a list is reordered (depends on the list alone, so on no instruction set): it is cut
+// into chunks, each a run of consecutive pairs whose first circles lie in the same block of
+// circles_per_chunk indices (a list sorted by first circle, as pair_finder makes it, has one
+// chunk per block). Each chunk is coloured greedily in list order, a pair taking the lowest
+// colour that neither of its circles has yet in the chunk (a pair that finds all
+// colours_per_chunk taken starts a new chunk); the chunk's colours in ascending order are
+// its groups, pairs in list order within each. Chunks keep the circles a group touches few
+// and near, and let a list that changed in a few places be grouped again in those places
+// only: a chunk whose pairs are the same as in the last call is copied from its result.
+#pragma once
+
+#include <simdcollide/circle_circle.hpp>
+#include <simdcollide/pair_finder.hpp>
+#include <simdcollide/soa.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace simdcollide {
+
+/// Circles whose pairs are grouped together (see the top of this file). In a packed pile
+/// sorted by first circle, a chunk of 1024 circles holds about 2 500 pairs.
+inline constexpr std::size_t circles_per_chunk = 1024;
+
+/// Colours at most in a chunk: a pair that finds none free for its two circles starts a new
+/// chunk (a circle in more than 32 pairs of one chunk, as in a cell that holds everything).
+inline constexpr std::size_t colours_per_chunk = 32;
+
+/// A pair list reordered into groups of pairs that share no circle. Made only by
+/// pair_grouper, so that this always holds; read-only to everyone else.
+class pair_groups {
+public:
+    /// The reordered list: the same pairs, each once.
+    [[nodiscard]] std::span<const circle_pair> pairs() const noexcept { return pairs_; }
+    /// Group g is pairs()[ends()[g - 1], ends()[g]) (from 0 for g = 0); the last end is
+    /// pairs().size().
+    [[nodiscard]] std::span<const std::uint32_t> ends() const noexcept { return ends_; }
+    /// The circle count the list was grouped for (indices are below it).
+    [[nodiscard]] std::size_t circle_count() const noexcept { return circle_count_; }
+
+private:
+    friend class pair_grouper;
+    std::vector<circle_pair> pairs_;
+    std::vector<std::uint32_t> ends_;
+    std::size_t circle_count_ = 0;
+};
+
+/// Makes pair_groups (see the top of this file) and keeps the last ones, to copy from them
+/// the chunks that did not change. Scratch: 8 bytes a circle, and two copies of the list.
+class pair_grouper {
+public:
+    /// Groups `list`; the result lives until the next call or the grouper's end. Throws
+    /// std::invalid_argument, leaving the last result as it was, if an index is not below
+    /// circle_count or a pair's two indices are equal, or if the list has 2^32 or more pairs.
+    const pair_groups& group(std::span<const circle_pair> list, std::size_t circle_count);
+
+    /// The last result (empty before the first call).
+    [[nodiscard]] const pair_groups& groups() const noexcept { return groups_; }
+
+private:
+    // A chunk of a call: its pairs at [list_begin, list_end) of the list (the last call's
+    // list is copied in last_list_) and of the result, its groups' ends at
+    // [ends_begin, ends_end) of the result's ends.
+    struct chunk_record {
+        std::size_t block; // first circle / circles_per_chunk
+        std::size_t list_begin, list_end;
+        std::size_t ends_begin, ends_end;
+    };
+    void colour_chunk(std::span<const circle_pair> chunk, std::size_t at);
+    void close_colours(std::span<const circle_pair> pairs, const std::uint8_t* colour_of,
+                       std::size_t at);
+
+    pair_groups groups_, next_;          // the last result; the one being made
+    std::vector<circle_pair> last_list_; // the last call's list
+    std::vector<chunk_record> last_chunks_, chunks_;
+    std::vector<std::uint64_t> state_; // per circle: last colouring (high half), colours there
+    std::uint32_t colouring_ = 0;      // this colouring's number, never 0
+    std::vector<std::uint8_t> colour_; // per pair of the chunk being coloured
+};
+
+/// Separates the grouped pairs in order, `rounds` times over the list: each pair in contact
+/// moves its circles as circle_circle.hpp's pairwise separate does (SPEC.md's rule, in the
+/// weighting `mode`), from the positions the pairs before it left. A circle that no pair
+/// moves keeps its bits. Reads x, y, radius, inverse_mass; writes x and y.
+/// Throws std::invalid_argument, writing nothing, unless circles.count equals
+/// groups.circle_count(), rounds >= 0, and no array is null. `workspace` is scratch (four
+/// floats a circle); the overload without one allocates it.
+void separate_in_order(particles_view circles, const pair_groups& groups, separation_weighting mode,
+                       int rounds, separation_workspace& workspace);
+void separate_in_order(particles_view circles, const pair_groups& groups,
+                       separation_weighting mode = separation_weighting::inverse_mass,
+                       int rounds = 1);
+
+namespace reference {
+void separate_in_order(particles_view circles, const pair_groups& groups, separation_weighting mode,
+                       int rounds, separation_workspace& workspace);
+void separate_in_order(particles_view circles, const pair_groups& groups,
+                       separation_weighting mode = separation_weighting::inverse_mass,
+                       int rounds = 1);
+} // namespace reference
+
+} // namespace simdcollide

@@ -1,0 +1,203 @@
+// Cutting a pair list into groups of pairs that share no circle, and separation over it in
+// order (pair_groups.hpp).
+#include <simdcollide/pair_groups.hpp>
+
+#include "arguments.hpp"
+#include "kernel_table.hpp"
+#include "pair_list.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace simdcollide {
+
+const pair_groups& pair_grouper::group(std::span<const circle_pair> list,
+                                       std::size_t circle_count) {
+    detail::require_pair_list("pair_grouper::group", circle_count, list);
+    if (list.size() > std::numeric_limits<std::uint32_t>::max()) {
+        throw std::invalid_argument("simdcollide::pair_grouper::group: " +
+                                    std::to_string(list.size()) + " pairs, at most 2^32 - 1");
+    }
+    if (state_.size() != circle_count) {
+        state_.assign(circle_count, 0);
+        colouring_ = 0;
+    }
+    // The last result's chunks can be copied only if they name the same circles.
+    const bool reusable = groups_.circle_count_ == circle_count;
+    next_.pairs_.resize(list.size());
+    next_.ends_.clear();
+    next_.circle_count_ = circle_count;
+    chunks_.clear();
+    std::size_t last = 0; // the first of the last call's chunks not yet passed
+    for (std::size_t begin = 0; begin < list.size();) {
+        const std::size_t block = list[begin].a / circles_per_chunk;
+        std::size_t end = begin + 1;
+        while (end < list.size() && list[end].a / circles_per_chunk == block) {
+            ++end;
+        }
+        const std::size_t ends_begin = next_.ends_.size();
+        // In a list sorted by first circle, blocks ascend: the last call's chunk for this
+        // block is found by walking forward. (Otherwise a chunk may go unmatched and is
+        // coloured again: the same result, at more cost.)
+        while (last < last_chunks_.size() && last_chunks_[last].block < block) {
+            ++last;
+        }
+        const chunk_record* same = nullptr;
+        if (reusable && last < last_chunks_.size() && last_chunks_[last].block == block) {
+            const chunk_record& was = last_chunks_[last];
+            if (was.list_end - was.list_begin == end - begin &&
+                std::memcmp(list.data() + begin, last_list_.data() + was.list_begin,
+                            (end - begin) * sizeof(circle_pair)) == 0) {
+                same = &was;
+                ++last;
+            }
+        }
+        if (same != nullptr) { // the same pairs: the same groups, moved to where they now lie
+            std::copy(groups_.pairs_.begin() + static_cast<std::ptrdiff_t>(same->list_begin),
+                      groups_.pairs_.begin() + static_cast<std::ptrdiff_t>(same->list_end),
+                      next_.pairs_.begin() + static_cast<std::ptrdiff_t>(begin));
+            for (std::size_t g = same->ends_begin; g < same->ends_end; ++g) {
+                next_.ends_.push_back(
+                    static_cast<std::uint32_t>(groups_.ends_[g] - same->list_begin + begin));
+            }
+        } else {
+            colour_chunk(list.subspan(begin, end - begin), begin);
+        }
+        chunks_.push_back({block, begin, end, ends_begin, next_.ends_.size()});
+        begin = end;
+    }
+    last_list_.assign(list.begin(), list.end());
+    std::swap(groups_, next_);
+    std::swap(last_chunks_, chunks_);
+    return groups_;
+}
+
+// Colours one chunk greedily in list order into next_, from pair `at` of the result on.
+void pair_grouper::colour_chunk(std::span<const circle_pair> chunk, std::size_t at) {
+    colour_.resize(chunk.size());
+    // Raw pointers, held in registers: a store through the uint8_t colours could alias the
+    // vectors' own pointers for all the compiler knows, and it would load them again.
+    std::uint64_t* const state = state_.data();
+    std::uint8_t* const colour_of = colour_.data();
+    std::uint32_t colouring = colouring_;
+    // A circle's state: the colouring it was last part of (high half) and its colours there
+    // (low half, as bits); only the current colouring's count.
+    const auto colours = [&](std::uint64_t of) {
+        return of >> 32 == colouring ? static_cast<std::uint32_t>(of) : 0;
+    };
+    const auto state_of = [&](std::uint32_t colours_now) {
+        return std::uint64_t{colouring} << 32 | colours_now;
+    };
+    const auto begin_colouring = [&] {
+        if (++colouring == 0) { // wrapped: no circle's state may look current
+            std::fill(state_.begin(), state_.end(), 0);
+            colouring = 1;
+        }
+    };
+    begin_colouring();
+    std::size_t first = 0; // where this colouring began
+    // A list sorted by first circle repeats it: its colours stay in a register while it
+    // does (written back when it changes), so only the second circle's go through memory.
+    std::uint32_t held = chunk[0].a;
+    std::uint32_t held_colours = colours(state[held]);
+    for (std::size_t k = 0; k < chunk.size(); ++k) {
+        const circle_pair q = chunk[k];
+        if (q.a != held) {
+            state[held] = state_of(held_colours);
+            held = q.a;
+            held_colours = colours(state[held]);
+        }
+        std::uint32_t b_colours = colours(state[q.b]);
+        if ((held_colours | b_colours) == ~std::uint32_t{0}) [[unlikely]] { // all taken
+            close_colours(chunk.subspan(first, k - first), colour_of + first, at + first);
+            begin_colouring();
+            first = k;
+            held_colours = 0;
+            b_colours = 0;
+        }
+        const auto colour = static_cast<unsigned>(std::countr_one(held_colours | b_colours));
+        const std::uint32_t bit = std::uint32_t{1} << colour;
+        held_colours |= bit;
+        state[q.b] = state_of(b_colours | bit);
+        colour_of[k] = static_cast<std::uint8_t>(colour);
+    }
+    state[held] = state_of(held_colours);
+    close_colours(chunk.subspan(first), colour_of + first, at + first);
+    colouring_ = colouring;
+}
+
+// A colouring's pairs into next_ from pair `at` on, by colour (a counting sort, stable), a
+// group per colour used. The counts go into four tables in turn, so that a run of pairs of
+// one colour is not one chain of increments through memory.
+void pair_grouper::close_colours(std::span<const circle_pair> pairs, const std::uint8_t* colour_of,
+                                 std::size_t at) {
+    std::uint32_t counts[4][colours_per_chunk] = {};
+    std::size_t k = 0;
+    for (; k + 4 <= pairs.size(); k += 4) {
+        for (std::size_t t = 0; t < 4; ++t) {
+            ++counts[t][colour_of[k + t]];
+        }
+    }
+    for (; k < pairs.size(); ++k) {
+        ++counts[0][colour_of[k]];
+    }
+    std::size_t to[colours_per_chunk];
+    std::size_t end = at;
+    for (std::size_t c = 0; c < colours_per_chunk; ++c) {
+        const std::size_t in_colour = counts[0][c] + counts[1][c] + counts[2][c] + counts[3][c];
+        to[c] = end;
+        end += in_colour;
+        if (in_colour != 0) {
+            next_.ends_.push_back(static_cast<std::uint32_t>(end));
+        }
+    }
+    circle_pair* const out = next_.pairs_.data();
+    for (k = 0; k < pairs.size(); ++k) {
+        out[to[colour_of[k]]++] = pairs[k];
+    }
+}
+
+namespace {
+
+void separate_in_order_with(const detail::kernel_table& t, particles_view c,
+                            const pair_groups& groups, separation_weighting mode, int rounds,
+                            separation_workspace& workspace) {
+    constexpr const char* kernel = "separate_in_order";
+    detail::require_count(kernel, "circles", groups.circle_count(), c.count);
+    detail::require_fields(kernel, "circles", c.count, {c.x, c.y, c.radius, c.inverse_mass});
+    if (rounds < 0) {
+        throw std::invalid_argument(std::string("simdcollide::") + kernel + ": rounds is " +
+                                    std::to_string(rounds) + ", must be >= 0");
+    }
+    detail::separate_in_order_unchecked(t, c, groups, mode, rounds, workspace);
+}
+
+} // namespace
+
+void separate_in_order(particles_view circles, const pair_groups& groups, separation_weighting mode,
+                       int rounds, separation_workspace& workspace) {
+    separate_in_order_with(detail::active_table(), circles, groups, mode, rounds, workspace);
+}
+void separate_in_order(particles_view circles, const pair_groups& groups, separation_weighting mode,
+                       int rounds) {
+    separation_workspace workspace;
+    separate_in_order(circles, groups, mode, rounds, workspace);
+}
+
+namespace reference {
+void separate_in_order(particles_view circles, const pair_groups& groups, separation_weighting mode,
+                       int rounds, separation_workspace& workspace) {
+    separate_in_order_with(detail::reference_table(), circles, groups, mode, rounds, workspace);
+}
+void separate_in_order(particles_view circles, const pair_groups& groups, separation_weighting mode,
+                       int rounds) {
+    separation_workspace workspace;
+    reference::separate_in_order(circles, groups, mode, rounds, workspace);
+}
+} // namespace reference
+
+} // namespace simdcollide
