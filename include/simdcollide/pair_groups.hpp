@@ -60,7 +60,8 @@ private:
 };
 
 /// Makes pair_groups (see the top of this file) and keeps the last ones, to copy from them
-/// the chunks that did not change. Scratch: 8 bytes a circle, and two copies of the list.
+/// the chunks that did not change. Scratch: 8 bytes a circle, and three arrays as long as
+/// the list.
 class pair_grouper {
 public:
     /// Groups `list`; the result lives until the next call or the grouper's end. Throws
