@@ -219,8 +219,8 @@ struct circle_circle {
     template <separation_weighting mode>
     static block_corrections corrections_of(const pair_block& p, const float* bodies) {
         using R = records<Arch>;
-        const typename R::fields a = R::load(bodies, p.first());
-        const typename R::fields b = R::load(bodies, p.second());
+        const typename R::fields a = R::load_inlined(bodies, p.first());
+        const typename R::fields b = R::load_inlined(bodies, p.second());
         const separation_result s =
             separation_of<mode>(a.f0, a.f1, a.f2, a.f3, b.f0, b.f1, b.f2, b.f3);
         const F zero(0.0F);
