@@ -2,8 +2,9 @@
 # The main job: install dependencies, build (Release), then benchmark every kernel at
 # n = 4096 (reference, each instruction set this CPU runs, GCC's auto-vectorised loop,
 # Box2D), push-out at n = 16M against the memory-bandwidth baseline, a step of the particle
-# world at 10 000 circles and its phases (pair search, phase 2 of a substep, one separation
-# round, phase 6's circle pairs), and the static-box broad phase against brute force; print a
+# world at 10 000 circles and its phases (pair search, grouping the pairs, phase 2 of a
+# substep, one round of separation in order, phase 6's circle pairs), and the static-box
+# broad phase against brute force; print a
 # summary of medians with the ratios that matter.
 #
 #   tools/run-main.sh [BUILD_DIR]        (default: build)
@@ -23,7 +24,7 @@ cmake --build "$build" -j"$(nproc)" --target simdcollide_bench simdcollide-info
 echo
 out="$build/bench-results.json"
 "$build"/bench/simdcollide_bench \
-    --benchmark_filter='/4096(/|$)|push_out/.*/16777216|^world/(step|find_pairs|touches|separate|respond)/.*/10000(/|$)|^static_boxes/' \
+    --benchmark_filter='/4096(/|$)|push_out/.*/16777216|^world/(step|find_pairs|group_pairs|touches|separate|respond)/.*/10000(/|$)|^static_boxes/' \
     --benchmark_repetitions="$repetitions" --benchmark_min_time="$min_time" \
     --benchmark_report_aggregates_only=true \
     --benchmark_out="$out" --benchmark_out_format=json > "$build/bench-results.txt"
