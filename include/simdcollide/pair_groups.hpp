@@ -14,9 +14,10 @@
 // into chunks, each a run of consecutive pairs whose first circles lie in the same block of
 // circles_per_chunk indices (a list sorted by first circle, as pair_finder makes it, has one
 // chunk per block). Each chunk is coloured greedily in list order, a pair taking the lowest
-// colour that neither of its circles has yet in the chunk (a pair that finds all
-// colours_per_chunk taken starts a new chunk); the chunk's colours in ascending order are
-// its groups, pairs in list order within each. Chunks keep the circles a group touches few
+// colour that neither of its circles has yet in the chunk; the chunk's colours in ascending
+// order are its groups, pairs in list order within each. (A pair that finds all
+// colours_per_chunk taken ends the colouring there: its groups are made, and the pairs
+// from that one on are coloured afresh.) Chunks keep the circles a group touches few
 // and near, and let a list that changed in a few places be grouped again in those places
 // only: a chunk whose pairs are the same as in the last call is copied from its result.
 #pragma once
@@ -36,8 +37,9 @@ namespace simdcollide {
 /// sorted by first circle, a chunk of 1024 circles holds about 2 500 pairs.
 inline constexpr std::size_t circles_per_chunk = 1024;
 
-/// Colours at most in a chunk: a pair that finds none free for its two circles starts a new
-/// chunk (a circle in more than 32 pairs of one chunk, as in a cell that holds everything).
+/// Colours at most in one colouring: a pair that finds none free for its two circles starts
+/// a new colouring (a circle in more than 32 pairs of one chunk, as in a cell that holds
+/// everything).
 inline constexpr std::size_t colours_per_chunk = 32;
 
 /// A pair list reordered into groups of pairs that share no circle. Made only by
