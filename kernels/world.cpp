@@ -469,8 +469,8 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
                             moved_from_x_.data(), moved_from_y_.data());
 
     // 2. The contacts now: the listed circle pairs in contact (one kernel: their contacts,
-    // and for those in contact what phase 6 needs, in list order) and the listed boxes, each
-    // with its normal, depth and approach speed.
+    // and for those in contact what phase 6 needs, in the grouper's order) and the listed
+    // boxes, each with its normal, depth and approach speed.
     pair_touching_.resize(pairs_.size());
     touching_pairs_.resize(pairs_.size());
     const std::size_t touching =
@@ -496,7 +496,7 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
         }
     }
 
-    // 3. Positions: separate the pairs in contact.
+    // 3. Positions: separate every listed pair, in the grouper's order (Gauss-Seidel).
     detail::separate_in_order_unchecked(kernels, p, grouper_.groups(), options_.weighting,
                                         options_.separation_iterations, workspace_);
 
