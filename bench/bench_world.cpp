@@ -278,12 +278,11 @@ void touches_pile(benchmark::State& state, bool reference, std::size_t n) {
     const detail::touch_parameters parameters{world.options().restitution, world.options().friction,
                                               240.0F};
     std::vector<detail::world_touch> touches(pairs.size());
-    std::vector<circle_pair> touching(pairs.size());
     aligned_floats scratch(8 * n);
     std::size_t count = 0;
     for (auto _ : state) {
         count = table.world.pair_touches(pile.view(), pairs.data(), pairs.size(), parameters,
-                                         touches.data(), touching.data(), scratch.data());
+                                         touches.data(), scratch.data());
         benchmark::DoNotOptimize(count);
         benchmark::ClobberMemory();
     }
@@ -302,11 +301,9 @@ void respond_pile(benchmark::State& state, bool reference, std::size_t n) {
     const detail::touch_parameters parameters{world.options().restitution, world.options().friction,
                                               240.0F};
     std::vector<detail::world_touch> touches(pile.pairs.size());
-    std::vector<circle_pair> touching(pile.pairs.size());
     aligned_floats scratch(8 * n);
     touches.resize(detail::active_table().world.pair_touches(
-        p, pile.pairs.data(), pile.pairs.size(), parameters, touches.data(), touching.data(),
-        scratch.data()));
+        p, pile.pairs.data(), pile.pairs.size(), parameters, touches.data(), scratch.data()));
     const std::vector<float> vx(p.vx, p.vx + n), vy(p.vy, p.vy + n);
     for (auto _ : state) {
         std::copy(vx.begin(), vx.end(), p.vx);

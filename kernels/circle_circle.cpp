@@ -100,9 +100,8 @@ std::size_t contact_unchecked(const kernel_table& t, circles_cview c,
 
 std::size_t touches_unchecked(const kernel_table& t, particles_view c,
                               std::span<const circle_pair> pairs, const touch_parameters& p,
-                              world_touch* touches, circle_pair* touching,
-                              separation_workspace& workspace) {
-    return t.world.pair_touches(c, pairs.data(), pairs.size(), p, touches, touching,
+                              world_touch* touches, separation_workspace& workspace) {
+    return t.world.pair_touches(c, pairs.data(), pairs.size(), p, touches,
                                 scratch_of(workspace, 8 * c.count));
 }
 

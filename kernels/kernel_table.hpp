@@ -55,13 +55,12 @@ struct response_kernels_table {
 struct world_kernels_table {
     /// The particle world's phase 2 for its listed circle pairs (world.hpp): each pair's
     /// contact, and for those in contact (depth > 0), in list order, the world_touch the
-    /// impulse loop needs into touches[] and the pair into touching[]; returns how many.
-    /// Both outputs have room for pair_count, and neither overlaps `pairs` (SIMD paths read
-    /// a block's pairs again while writing); entries past the count are scratch. `scratch`
+    /// impulse loop needs (the pair's circles in it) into touches[]; returns how many.
+    /// touches has room for pair_count and does not overlap `pairs` (SIMD paths read a
+    /// block's pairs again while writing); entries past the count are scratch. `scratch`
     /// holds 8 floats per circle, 16-byte aligned.
     std::size_t (*pair_touches)(particles_view, const circle_pair* pairs, std::size_t pair_count,
-                                const touch_parameters& p, world_touch* touches,
-                                circle_pair* touching, float* scratch);
+                                const touch_parameters& p, world_touch* touches, float* scratch);
     /// Phase 3 (world.hpp): `rounds` passes over the pairs in order, each pair's separation
     /// applied at once, seeing the positions the pairs before it left (Gauss-Seidel). The
     /// pairs come in `groups` groups, group g ending at ends[g] (pair_groups.hpp): no two

@@ -28,12 +28,10 @@ std::size_t separate_unchecked(const kernel_table& t, particles_view circles,
                                separation_workspace& workspace);
 
 /// The world's phase 2 (kernel_table.hpp, world_kernels_table::pair_touches) on table `t`,
-/// unchecked: every index below circles.count; touches and touching have room for
-/// pairs.size() each.
+/// unchecked: every index below circles.count; touches has room for pairs.size().
 std::size_t touches_unchecked(const kernel_table& t, particles_view circles,
                               std::span<const circle_pair> pairs, const touch_parameters& p,
-                              world_touch* touches, circle_pair* touching,
-                              separation_workspace& workspace);
+                              world_touch* touches, separation_workspace& workspace);
 
 /// The world's phase 3 (kernel_table.hpp, world_kernels_table::separate_in_order) on table
 /// `t`, unchecked: every index below circles.count, a != b, groups as pair_groups makes them.

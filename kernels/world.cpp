@@ -472,12 +472,9 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // and for those in contact what phase 6 needs, in the grouper's order) and the listed
     // boxes, each with its normal, depth and approach speed.
     pair_touching_.resize(pairs_.size());
-    touching_pairs_.resize(pairs_.size());
-    const std::size_t touching =
-        detail::touches_unchecked(kernels, p, grouper_.groups().pairs(), touch,
-                                  pair_touching_.data(), touching_pairs_.data(), workspace_);
+    const std::size_t touching = detail::touches_unchecked(
+        kernels, p, grouper_.groups().pairs(), touch, pair_touching_.data(), workspace_);
     pair_touching_.resize(touching);
-    touching_pairs_.resize(touching);
     box_touching_.clear();
     const aabbs_view boxes = grid_.boxes();
     const auto contact_with = [&](const circle_pair& cb) { // (circle, box)

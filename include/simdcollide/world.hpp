@@ -259,7 +259,6 @@ private:
     // The last listing: positions, radii and inverse masses then, and each circle's margin.
     std::vector<float> listed_x_, listed_y_, listed_radius_, listed_inverse_mass_, listed_margin_;
     bool boxes_changed_ = true;
-    std::vector<circle_pair> touching_pairs_; // phase 2 writes the pairs in contact; unread
     // Partial listing: the circles that would leave their margins (ascending), a flag per
     // circle for them, and the lists' new entries. The listed circles (listed centre,
     // search radius) sorted into cells, and those listed again since that sort (relisted_,

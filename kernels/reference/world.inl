@@ -23,12 +23,12 @@ inline simdcollide::detail::world_touch touch_of(std::uint32_t a, std::uint32_t 
             0.0F};
 }
 
-// Every listed pair's contact; those in contact, in list order, to touches and touching.
+// Every listed pair's contact; those in contact, in list order, to touches.
 inline std::size_t pair_touches_loop(simdcollide::particles_view c,
                                      const simdcollide::circle_pair* pairs, std::size_t pair_count,
                                      const simdcollide::detail::touch_parameters& p,
                                      simdcollide::detail::world_touch* touches,
-                                     simdcollide::circle_pair* touching, float* /*scratch*/) {
+                                     float* /*scratch*/) {
     std::size_t count = 0;
     for (std::size_t k = 0; k < pair_count; ++k) {
         const std::uint32_t i = pairs[k].a;
@@ -40,7 +40,6 @@ inline std::size_t pair_touches_loop(simdcollide::particles_view c,
                 (c.vx[j] - c.vx[i]) * t.normal_x + (c.vy[j] - c.vy[i]) * t.normal_y;
             touches[count] = touch_of(i, j, c.inverse_mass[i], c.inverse_mass[j], t.normal_x,
                                       t.normal_y, t.depth, approach, p);
-            touching[count] = pairs[k];
             ++count;
         }
     }

@@ -287,8 +287,7 @@ struct circle_circle {
     // advances only past those in contact.
     static std::size_t pair_touches(particles_view c, const circle_pair* pairs,
                                     std::size_t pair_count, const detail::touch_parameters& p,
-                                    detail::world_touch* touches, circle_pair* touching,
-                                    float* scratch) {
+                                    detail::world_touch* touches, float* scratch) {
         using R = records<Arch>;
         float* const bodies = scratch;
         float* const moving = scratch + std::size_t{4} * c.count;
@@ -323,7 +322,7 @@ struct circle_circle {
 #if defined(__x86_64__)
             if constexpr (is_avx<Arch>) {
                 if (q.count == width) {
-                    write_transposed(q, t.field, t.in_contact, touches, touching, count);
+                    write_transposed(q, t.field, t.in_contact, touches, count);
                     return;
                 }
             }
@@ -336,7 +335,6 @@ struct circle_circle {
                 const circle_pair ab = q.pairs[j];
                 touches[count] = {ab.a,        ab.b,        field[0][j], field[1][j],
                                   field[2][j], field[3][j], field[4][j], field[5][j]};
-                touching[count] = ab;
                 count += (t.in_contact >> j) & 1U;
             }
         };
@@ -357,8 +355,7 @@ struct circle_circle {
     // as the pairs themselves, (a, b) already side by side: the transpose's first step for
     // them is two lane swaps.
     static void write_transposed(const pair_block& q, const F (&field)[6], std::uint32_t in_contact,
-                                 detail::world_touch* touches, circle_pair* touching,
-                                 std::size_t& count) {
+                                 detail::world_touch* touches, std::size_t& count) {
         static_assert(sizeof(detail::world_touch) == 32 && alignof(detail::world_touch) == 32);
         static_assert(sizeof(circle_pair) == 8 && offsetof(circle_pair, b) == 4);
         using wide = typename F::register_type;
@@ -389,7 +386,6 @@ struct circle_circle {
                                       : _mm256_permute2f128_ps(u[j - 4], u[j], 0x31);
             // An intrinsic store: it may alias anything, the record's fields included.
             _mm256_store_ps(reinterpret_cast<float*>(touches + count), record);
-            touching[count] = q.pairs[j];
             count += (in_contact >> j) & 1U;
         }
     }

@@ -337,16 +337,15 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
     });
     check(in, t, "world pair_touches", [&](const detail::kernel_table& k, scene& s) {
         std::vector<detail::world_touch> touches(in.pairs.size());
-        std::vector<circle_pair> touching(in.pairs.size());
         separation_workspace workspace;
-        const std::size_t count = detail::touches_unchecked(
-            k, s.a_particles(), in.pairs, in.touch, touches.data(), touching.data(), workspace);
+        const std::size_t count = detail::touches_unchecked(k, s.a_particles(), in.pairs, in.touch,
+                                                            touches.data(), workspace);
         // As in pair-list contact: the first `count` records, folded into field out1.
         for (std::size_t i = 0; i < s.n; ++i) {
             std::uint32_t sum = 0;
             for (std::size_t q = i; q < count; q += s.n) {
                 const detail::world_touch& w = touches[q];
-                sum = sum * 31U + w.a * 7U + w.b + touching[q].a * 5U + touching[q].b * 3U;
+                sum = sum * 31U + w.a * 7U + w.b;
                 for (const float v : {w.normal_x, w.normal_y, w.inverse_total, w.target, w.unused,
                                       w.corrected_limit}) {
                     sum = sum * 31U + canonical_bits(v);
@@ -366,11 +365,9 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
             }
         }
         std::vector<detail::world_touch> touches(pairs.size());
-        std::vector<circle_pair> touching(pairs.size());
         separation_workspace workspace;
         touches.resize(detail::touches_unchecked(detail::reference_table(), s.a_particles(), pairs,
-                                                 in.touch, touches.data(), touching.data(),
-                                                 workspace));
+                                                 in.touch, touches.data(), workspace));
         detail::respond_unchecked(k, s.a_particles(), touches, in.touch.friction, workspace);
         return touches.size();
     });
