@@ -358,6 +358,24 @@ TEST(particle_world, a_ball_falls_and_rests_on_the_floor) {
     EXPECT_NEAR(world.particles().vy[0], 0.0F, 0.2F);
 }
 
+// Separation (phase 3) must not carry a circle through a thin floor (world.hpp, step 4).
+// Here a static circle overlaps a ball resting on a floor 0.2 thick by 0.7, so separation
+// alone moves the ball 0.7 down, past the floor's middle: without box_separation_reach,
+// phase 4 pushed it out of the bottom face and it fell (as a bottom circle of a 633-row
+// tower did). Held to half its radius, it is pushed back up each substep.
+TEST(particle_world, separation_never_carries_a_circle_through_a_thin_floor) {
+    particle_world world;
+    aabb_set floor;
+    floor.push_back(aabb::from_min_max(-5, -0.2F, 5, 0));
+    world.set_boxes(floor.view());
+    world.add_circle({0, 0.5F, 0.5F}, 1.0F); // resting on the floor
+    world.add_circle({0, 0.8F, 0.5F}, 0.0F); // static, 0.7 into the ball
+    for (int s = 0; s < 60; ++s) {
+        world.step(1.0F / 60.0F);
+        ASSERT_GE(world.particles().y[0], 0.5F) << "after step " << s;
+    }
+}
+
 // The world steps its circles in slots of its own (world.hpp), sorted every sort_every
 // steps; the caller's indices must keep naming the same circles, and edits and additions
 // between steps must reach the next step.

@@ -40,8 +40,12 @@
 //      with two, and the step was slower (README). Separating in order only the pairs in
 //      contact in 2 let that pile boil, mean v^2 3.7: a pushed circle's new overlaps waited
 //      for the next substep.)
-//   4. each moving circle pushed out of its listed boxes in ascending box index (SPEC.md's
-//      order rule); static circles are never moved;
+//   4. each moving circle listed with boxes has the move of 3 held to half its radius
+//      (box_separation_reach, below), then is pushed out of its listed boxes in ascending
+//      box index (SPEC.md's order rule); static circles are never moved. The hold is why
+//      separation cannot carry a circle through a thin box: in a deep pile, separation in
+//      order can pass a column's whole push to its bottom circle in one round, and a
+//      circle carried past a box's middle is pushed out of the far face;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
 //      the correction of 3 and 4 divided by h, that gain capped at max_correction_speed.
 //      So a contact that closed during the substep ends it at rest along its normal, and a
@@ -62,20 +66,22 @@
 //      stays within mu * (depth * (1 / h) / W + normal total).
 //
 // Deep piles. With the defaults a pile several hundred circles deep holds its height but
-// does not come to rest, and its bottom row can be pushed through a thin floor. Measured on
-// a hexagonal tower of 19 000 circles (radius 0.449, 633 rows, 30 wide, built with gaps of
-// 0.002, on a floor 1 thick) over 1 200 steps: its median height went between 208 and 233
-// (built at 247), mean v^2 up to 142 in the first 200 steps and between 1.4 and 70 after,
-// and one bottom circle was pushed through the floor near step 300 and fell (one run, of
-// the code as landed; a run with an earlier grouping order, the same method, lost none);
-// with separation_iterations = 2, between 224 and 239, mean v^2 between 0.5 and 8, none
-// lost. Before separation went in order (phase 3), the default step let that tower sink
-// to 83 and bounce (mean v^2 up to 709), 8 or 16 rounds of the averaged separation still
-// bounced (up to 196), velocity_iterations = 2 held it at 218 (mean v^2
-// 0.19) and substeps = 16 at 213 (0.013). A 300-row tower held with those defaults. A
-// pile dropped from hundreds of radii up, as in issue 4's benchmark scene at 1 000 000
-// circles, still bounced with velocity_iterations = 2 (a 30-wide slice of that scene
-// without obstacles, before separation went in order).
+// does not come to rest. Measured on a hexagonal tower of 19 000 circles (radius 0.449,
+// 633 rows, 30 wide, built with gaps of 0.002, on a floor 1 thick) over 1 200 steps: its
+// median height went between 201 and 234 (built at 247), mean v^2 up to 142 in the first
+// 200 steps and between 1.5 and 78 after (sampled every 100 steps), none lost; with
+// separation_iterations = 2, between 224 and 238, mean v^2 between 0.2 and 57, none lost.
+// Before phase 4 held separation's move (box_separation_reach), one bottom circle of it
+// was pushed through the floor near step 300 with one round and fell. Before separation
+// went in order (phase 3), the default step let that tower sink to 83 and bounce (mean v^2
+// up to 709), 8 or 16 rounds of the averaged separation still bounced (up to 196),
+// velocity_iterations = 2 held it at 218 (mean v^2 0.19) and substeps = 16 at 213 (0.013).
+// A 300-row tower held with those defaults. A 1 000-row tower (30 000 circles) is beyond
+// the defaults: it is crushed through its floor and walls (2 830 circles out by step 600;
+// with velocity_iterations = 2, 2 078; with separation_iterations = 2, 3). A pile dropped
+// from hundreds of radii up, as in issue 4's benchmark scene at 1 000 000 circles, still
+// bounced with velocity_iterations = 2 (a 30-wide slice of that scene without obstacles,
+// before separation went in order).
 //
 // A circle carried further than its margin within one step (by corrections, say one born
 // inside a box) can meet one it was not listed with; that contact acts from the next
@@ -142,6 +148,13 @@ struct touch_parameters {
     float inverse_h;
 };
 } // namespace detail
+
+/// Phase 4's hold on phase 3 (step 4 above): a moving circle listed with static boxes is
+/// moved by a substep's separation at most this fraction of its radius. So a circle that
+/// starts phase 3 less than half its radius into a box, however thin, keeps its centre
+/// outside it, and phase 4 pushes it back out of the face it came in by. (A circle of
+/// radius 0 listed with boxes is not moved by separation at all.) Unitless.
+inline constexpr float box_separation_reach = 0.5F;
 
 /// How a world steps. The defaults suit particles of radius about 0.1 to 1 in metres.
 struct world_options {
@@ -223,6 +236,7 @@ private:
     void list_box_contacts();
     void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
     void substep(float h, const detail::kernel_table& kernels);
+    void hold_separation(const particles_view& p, std::uint32_t i) const;
     void respond_in_passes(const particles_view& p, float friction);
     void sort_slots();
     void gather();
