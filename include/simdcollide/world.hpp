@@ -107,6 +107,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace simdcollide {
@@ -238,6 +239,9 @@ private:
     void substep(float h, const detail::kernel_table& kernels);
     void hold_separation(const particles_view& p, std::uint32_t i) const;
     void respond_in_passes(const particles_view& p, float friction);
+    [[nodiscard]] std::span<const detail::world_touch> pair_touching() const noexcept {
+        return {pair_touching_.data(), pair_touching_count_};
+    }
     void sort_slots();
     void gather();
     void scatter();
@@ -263,8 +267,10 @@ private:
     separation_workspace workspace_;
     std::vector<circle_pair> pairs_;
     pair_grouper grouper_; // pairs_ in groups that share no circle (phases 2 and 3)
-    std::vector<circle_pair> box_contacts_;          // (circle, box)
-    std::vector<detail::world_touch> pair_touching_; // circle pairs in contact (phase 2)
+    std::vector<circle_pair> box_contacts_; // (circle, box)
+    // Circle pairs in contact (phase 2): the first pair_touching_count_ entries.
+    std::vector<detail::world_touch> pair_touching_;
+    std::size_t pair_touching_count_ = 0;
     std::vector<detail::world_touch> box_touching_;  // (box, circle) in contact (phase 2)
     std::vector<float> moved_from_x_, moved_from_y_; // positions after integration
     std::vector<std::uint32_t> candidates_;
