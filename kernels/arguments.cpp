@@ -35,14 +35,14 @@ void require_margin(const char* kernel, float margin) {
     }
 }
 
-void require_pair_list(const char* kernel, std::size_t circles,
-                       std::span<const circle_pair> pairs) {
+void require_pair_list(const char* kernel, std::size_t circles, std::span<const circle_pair> pairs,
+                       std::size_t first) {
     for (std::size_t k = 0; k < pairs.size(); ++k) {
         const circle_pair p = pairs[k];
         if (p.a >= circles || p.b >= circles || p.a == p.b) {
             throw std::invalid_argument(
-                std::string("simdcollide::") + kernel + ": pair " + std::to_string(k) + " is (" +
-                std::to_string(p.a) + ", " + std::to_string(p.b) + "), but " +
+                std::string("simdcollide::") + kernel + ": pair " + std::to_string(first + k) +
+                " is (" + std::to_string(p.a) + ", " + std::to_string(p.b) + "), but " +
                 (p.a == p.b ? std::string("a circle cannot be paired with itself")
                             : "there are " + std::to_string(circles) + " circles"));
         }

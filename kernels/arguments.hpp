@@ -22,7 +22,9 @@ void require_fields(const char* kernel, const char* what, std::size_t count,
 void require_margin(const char* kernel, float margin);
 
 /// Every index of `pairs` below `circles`, and no circle paired with itself (one pass,
-/// before anything is written).
-void require_pair_list(const char* kernel, std::size_t circles, std::span<const circle_pair> pairs);
+/// before anything is written). `pairs` may be part of a list that starts `first` pairs
+/// earlier: the error names a pair by its place in that list.
+void require_pair_list(const char* kernel, std::size_t circles, std::span<const circle_pair> pairs,
+                       std::size_t first = 0);
 
 } // namespace simdcollide::detail

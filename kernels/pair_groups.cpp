@@ -17,7 +17,6 @@ namespace simdcollide {
 
 const pair_groups& pair_grouper::group(std::span<const circle_pair> list,
                                        std::size_t circle_count) {
-    detail::require_pair_list("pair_grouper::group", circle_count, list);
     if (list.size() > std::numeric_limits<std::uint32_t>::max()) {
         throw std::invalid_argument("simdcollide::pair_grouper::group: " +
                                     std::to_string(list.size()) + " pairs, at most 2^32 - 1");
@@ -65,6 +64,12 @@ const pair_groups& pair_grouper::group(std::span<const circle_pair> list,
                     static_cast<std::uint32_t>(groups_.ends_[g] - same->list_begin + begin));
             }
         } else {
+            // Checked here, not in a pass of its own over the list: a chunk the same as last
+            // time was checked then, against the same circle count. A throw leaves groups_,
+            // last_list_ and last_chunks_ as they were (state_ keeps no finished colouring
+            // current, and next_ and chunks_ are made again by the next call).
+            detail::require_pair_list("pair_grouper::group", circle_count,
+                                      list.subspan(begin, end - begin), begin);
             colour_chunk(list.subspan(begin, end - begin), begin);
         }
         chunks_.push_back({block, begin, end, ends_begin, next_.ends_.size()});

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace simdcollide::testing {
@@ -192,6 +193,43 @@ TEST(pair_groups, refuse_bad_lists_and_keep_the_last_groups) {
          {std::vector<circle_pair>{{0, 1}, {1, 3}}, std::vector<circle_pair>{{2, 2}}}) {
         EXPECT_THROW(grouper.group(bad, 3), std::invalid_argument);
         expect_sound_groups(good, groups);
+    }
+}
+
+// A grouper checks a list chunk by chunk, only the chunks it colours (one the same as last
+// time was checked then): a bad pair in a later chunk, after earlier chunks were copied
+// or coloured, is still refused, named by its place in the whole list, and the grouper's
+// next results are a fresh grouper's.
+TEST(pair_groups, refuse_a_bad_pair_in_a_later_chunk) {
+    const packed_pile p(6000, 5, 0); // six chunks
+    pair_grouper used;
+    used.group(p.pairs, 6000);
+    std::vector<circle_pair> bad = p.pairs;
+    const auto in_block = [&](std::size_t block) {
+        return static_cast<std::size_t>(
+            std::find_if(bad.begin(), bad.end(),
+                         [&](circle_pair q) { return q.a / circles_per_chunk >= block; }) -
+            bad.begin());
+    };
+    bad[in_block(1)].b = 2; // block 1 changed, and coloured again
+    const std::size_t k = in_block(4);
+    bad[k].b = 6000; // out of range, in block 4
+    try {
+        used.group(bad, 6000);
+        ADD_FAILURE() << "a pair out of range was not refused";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("pair " + std::to_string(k) + " is"),
+                  std::string::npos)
+            << e.what();
+    }
+    expect_sound_groups(p.pairs, used.groups());
+    bad[k].b = bad[k].a + 1; // now good: blocks 1 and 4 changed since the last good list
+    for (const std::vector<circle_pair>& list : {bad, p.pairs}) {
+        pair_grouper fresh;
+        const pair_groups& want = fresh.group(list, 6000);
+        const pair_groups& got = used.group(list, 6000);
+        expect_sound_groups(list, got);
+        expect_same_groups(got, want);
     }
 }
 
