@@ -409,10 +409,7 @@ struct circle_circle {
     static std::size_t apply_corrections(const detail::pair_corrections& sums, particles_view c) {
         using R = records<Arch>;
         return for_each_block<Arch>(c.count, [=](const auto& block) {
-            // Circle first + j, the last real one again in a tail block's padding lanes.
-            const std::size_t last = lanes_in(block) - 1;
-            const typename R::fields s = R::load(
-                sums.sums, [&](std::size_t j) { return block.first + (j < last ? j : last); });
+            const typename R::fields s = R::load_run(sums.sums, block);
             const M moved = s.f2 > F(0.0F);
             const F x = block.load(c.x);
             const F y = block.load(c.y);

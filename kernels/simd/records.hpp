@@ -38,6 +38,15 @@ struct records {
         return load_inlined(base, index);
     }
 
+    /// The records of a block of circles (block_loop.hpp), circle block.first + j in lane
+    /// j; a tail block's padding lanes hold its last circle's again, so nothing past the
+    /// block is read. store_run's mirror.
+    template <class Block>
+    static fields load_run(const float* base, const Block& block) {
+        const std::size_t last = lanes_in(block) - 1;
+        return load(base, [&](std::size_t j) { return block.first + (j < last ? j : last); });
+    }
+
     /// load, always inlined into its caller. GCC calls load out of line from some kernels;
     /// where that costs, the kernel calls this instead. Measured in alternating runs:
     /// pair-list separation's corrections, 4096 pairs, 54 to 51 us median and 43 to 41 us

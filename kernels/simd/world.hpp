@@ -162,9 +162,7 @@ private:
     static void unpack(const float* records_in, std::size_t count, float* f0, float* f1) {
         using R = records<Arch>;
         for_each_block<Arch>(count, [=](const auto& block) {
-            const std::size_t last = lanes_in(block) - 1; // a tail block's padding: the last again
-            const typename R::fields r = R::load(
-                records_in, [&](std::size_t j) { return block.first + (j < last ? j : last); });
+            const typename R::fields r = R::load_run(records_in, block);
             block.store(f0, r.f0);
             block.store(f1, r.f1);
         });
