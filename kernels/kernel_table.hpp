@@ -71,6 +71,9 @@ struct world_kernels_table {
     /// > 0; every circle's position after it into moved_x, moved_y (count floats each).
     void (*integrate)(particles_view, float gravity_h_x, float gravity_h_y, float h, float* moved_x,
                       float* moved_y);
+    /// Phase 3's hold for every circle: where the move from moved (x - moved) is longer
+    /// than `fraction` * radius, x = moved + (x - moved) * (fraction * radius / |x - moved|).
+    void (*hold_moves)(particles_view, const float* moved_x, const float* moved_y, float fraction);
     /// Phase 5 for every circle: where inverse mass > 0, v += (x - moved) * inverse_h, that
     /// gain capped at `cap` in speed.
     void (*gain_corrections)(particles_view, const float* moved_x, const float* moved_y,

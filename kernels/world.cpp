@@ -500,17 +500,13 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // 3. Positions: separate every listed pair, in the grouper's order (Gauss-Seidel).
     detail::separate_in_order_unchecked(kernels, p, grouper_.groups(), options_.weighting,
                                         options_.separation_iterations, workspace_);
+    // Each circle's move by it held to separation_reach of its radius a step.
+    kernels.world.hold_moves(p, moved_from_x_.data(), moved_from_y_.data(),
+                             separation_reach / static_cast<float>(options_.substeps));
 
-    // 4. Static boxes: each moving circle listed with boxes has the move of 3 held to
-    // box_separation_reach of its radius, then is pushed out of its boxes in ascending
-    // order (SPEC.md's order rule). box_contacts_ is ordered by circle, so a circle's first
-    // entry is where its move is held.
-    std::uint32_t held = std::numeric_limits<std::uint32_t>::max();
+    // 4. Static boxes: each moving circle against its listed boxes in ascending order
+    // (SPEC.md's order rule).
     for (const circle_pair& cb : box_contacts_) {
-        if (cb.a != held) {
-            held = cb.a;
-            hold_separation(p, held);
-        }
         const impl::contact_result c = contact_with(cb);
         if (c.hit && c.depth > 0.0F) {
             p.x[cb.a] += c.normal_x * c.depth;
@@ -540,22 +536,6 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
         push_box(p, t, world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction));
     }
     detail::respond_unchecked(kernels, p, pair_touching(), friction, workspace_);
-}
-
-// Phase 4's hold on phase 3's move of circle i (world.hpp, step 4): scaled back along its
-// direction to box_separation_reach * radius when longer. In squares first, so that only
-// a held circle pays for the square root; a NaN or infinite move compares false and is
-// left as it is.
-void particle_world::hold_separation(const particles_view& p, std::uint32_t i) const {
-    const float dx = p.x[i] - moved_from_x_[i];
-    const float dy = p.y[i] - moved_from_y_[i];
-    const float reach = box_separation_reach * p.radius[i];
-    const float move2 = dx * dx + dy * dy;
-    if (move2 > reach * reach) {
-        const float scale = reach / std::sqrt(move2);
-        p.x[i] = moved_from_x_[i] + dx * scale;
-        p.y[i] = moved_from_y_[i] + dy * scale;
-    }
 }
 
 // Phase 6 with velocity_iterations > 1: the first pass as in substep, keeping each

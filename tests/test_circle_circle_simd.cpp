@@ -443,11 +443,13 @@ TEST_P(circle_circle_simd, world_respond_pairs_match_reference) {
     check(scene, random, "random");
 }
 
-// The world's per-circle phases (kernel_table.hpp, integrate and gain_corrections): the same
-// positions, velocities and phase-1 positions, bit for bit, on every length around the lane
-// counts and every misalignment; with static circles (one with velocity -0, which must keep
-// its sign), corrections of zero, over the speed cap, and exactly at it (dyadic values: a
-// gain of speed 5 against a cap of 5 is not capped).
+// The world's per-circle phases (kernel_table.hpp, integrate, hold_moves and
+// gain_corrections): the same positions, velocities and phase-1 positions, bit for bit, on
+// every length around the lane counts and every misalignment; with static circles (one
+// with velocity -0, which must keep its sign), corrections of zero, held and not, over the
+// speed cap, and exactly at the reach and the cap (dyadic values: a move of 1.25 against a
+// reach of 0.5 * 2.5, and a gain of speed 5 against a cap of 5, are neither held nor
+// capped), and a circle of radius 0, which the hold keeps where phase 1 left it.
 TEST_P(circle_circle_simd, world_integrate_and_gain_corrections_match_reference) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table().world;
@@ -494,7 +496,7 @@ TEST_P(circle_circle_simd, world_integrate_and_gain_corrections_match_reference)
                 dy = 3.0F * unit(rng);
                 break;
             case 3:
-                dx = 0.75F; // gain (3, 4): speed 5, the cap
+                dx = 0.75F; // gain (3, 4): speed 5, the cap; a move of 1.25, the reach
                 dy = -1.0F;
                 break;
             default:
@@ -503,6 +505,30 @@ TEST_P(circle_circle_simd, world_integrate_and_gain_corrections_match_reference)
             for (circle_pair_scene* s : {&want, &got}) {
                 s->ax[i] += dx;
                 s->ay[i] += dy;
+                if (i % 4 == 3) { // exact: from (1, 1) to (1.75, 0)
+                    s->ax[i] = 1.75F;
+                    s->ay[i] = 0.0F;
+                    s->ar[i] = 2.5F;
+                } else if (i % 8 == 1) {
+                    s->ar[i] = 0.0F;
+                }
+            }
+        }
+        for (std::size_t i = 3; i < rc.n; i += 4) {
+            for (guarded_floats* moved : {&want_mx, &want_my, &got_mx, &got_my}) {
+                (*moved)[i] = 1.0F;
+            }
+        }
+        const std::vector<float> before_x(want.ax.data(), want.ax.data() + rc.n);
+        ref.hold_moves(want.a(), want_mx.data(), want_my.data(), 0.5F);
+        table.world.hold_moves(got.a(), got_mx.data(), got_my.data(), 0.5F);
+        expect_same(got.ax, want.ax, "x after the hold");
+        expect_same(got.ay, want.ay, "y after the hold");
+        for (std::size_t i = 0; i < rc.n; ++i) {
+            if (i % 4 == 3) {
+                EXPECT_EQ(want.ax[i], before_x[i]) << "a move at the reach is not held, " << i;
+            } else if (i % 8 == 1) {
+                EXPECT_EQ(want.ax[i], want_mx[i]) << "radius 0 is held where it was, " << i;
             }
         }
         ref.gain_corrections(want.a(), want_mx.data(), want_my.data(), inverse_h, cap);

@@ -358,11 +358,11 @@ TEST(particle_world, a_ball_falls_and_rests_on_the_floor) {
     EXPECT_NEAR(world.particles().vy[0], 0.0F, 0.2F);
 }
 
-// Separation (phase 3) must not carry a circle through a thin floor (world.hpp, step 4).
-// Here a static circle overlaps a ball resting on a floor 0.2 thick by 0.7, so separation
-// alone moves the ball 0.7 down, past the floor's middle: without box_separation_reach,
-// phase 4 pushed it out of the bottom face and it fell (as a bottom circle of a 633-row
-// tower did). Held to half its radius, it is pushed back up each substep.
+// Separation (phase 3) must not carry a circle through a thin floor (world.hpp,
+// separation_reach). Here a static circle overlaps a ball resting on a floor 0.2 thick by
+// 0.7, so separation alone moves the ball 0.7 down, past the floor's middle: without the
+// hold, phase 4 pushed it out of the bottom face and it fell (as a bottom circle of a
+// 633-row tower did). Held to a quarter of its radius a substep, it is pushed back up.
 TEST(particle_world, separation_never_carries_a_circle_through_a_thin_floor) {
     particle_world world;
     aabb_set floor;
@@ -373,6 +373,27 @@ TEST(particle_world, separation_never_carries_a_circle_through_a_thin_floor) {
     for (int s = 0; s < 60; ++s) {
         world.step(1.0F / 60.0F);
         ASSERT_GE(world.particles().y[0], 0.5F) << "after step " << s;
+    }
+}
+
+// Nor into a box it was not listed with. A static circle overlaps a resting ball by 1.1,
+// and a wall 0.15 thick stands 0.6 beyond the ball's surface, further than the ball's
+// lists reach (its radius, its predicted move, 0, and pair_margin). Unheld, separation
+// moved the ball 1.1 in the first substep, to the far side of the wall's middle, where
+// the next step's push-out took it right through. Held to its radius a step, it meets the
+// wall once listed with it, and stays on the near side, wedged.
+TEST(particle_world, separation_never_carries_a_circle_through_a_box_beyond_its_lists) {
+    world_options options;
+    options.gravity_y = 0.0F;
+    particle_world world(options);
+    aabb_set wall;
+    wall.push_back(aabb::from_min_max(0.9F, -5, 1.05F, 5));
+    world.set_boxes(wall.view());
+    world.add_circle({0, 0, 0.3F}, 1.0F);     // the ball
+    world.add_circle({-0.2F, 0, 1.0F}, 0.0F); // static, 1.1 into it
+    for (int s = 0; s < 60; ++s) {
+        world.step(1.0F / 60.0F);
+        ASSERT_LE(world.particles().x[0], 0.9F - 0.3F + 1e-4F) << "after step " << s;
     }
 }
 

@@ -39,13 +39,11 @@
 //      a contact's mean overlap was 0.0135, against 0.0063 now with one round and 0.0030
 //      with two, and the step was slower (README). Separating in order only the pairs in
 //      contact in 2 let that pile boil, mean v^2 3.7: a pushed circle's new overlaps waited
-//      for the next substep.)
-//   4. each moving circle listed with boxes has the move of 3 held to half its radius
-//      (box_separation_reach, below), then is pushed out of its listed boxes in ascending
-//      box index (SPEC.md's order rule); static circles are never moved. The hold is why
-//      separation cannot carry a circle through a thin box: in a deep pile, separation in
-//      order can pass a column's whole push to its bottom circle in one round, and a
-//      circle carried past a box's middle is pushed out of the far face;
+//      for the next substep.) Then each circle's move by 3 is held to separation_reach
+//      (below) of its radius a step: radius / substeps a substep, scaled back along its
+//      direction;
+//   4. each moving circle pushed out of its listed boxes in ascending box index (SPEC.md's
+//      order rule); static circles are never moved;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
 //      the correction of 3 and 4 divided by h, that gain capped at max_correction_speed.
 //      So a contact that closed during the substep ends it at rest along its normal, and a
@@ -68,28 +66,28 @@
 // Deep piles. With the defaults a pile several hundred circles deep holds its height but
 // does not come to rest. Measured on a hexagonal tower of 19 000 circles (radius 0.449,
 // 633 rows, 30 wide, built with gaps of 0.002, on a floor 1 thick) over 1 200 steps: its
-// median height went between 201 and 234 (built at 247), mean v^2 up to 142 in the first
-// 200 steps and between 1.5 and 78 after (sampled every 100 steps), none lost; with
-// separation_iterations = 2, between 224 and 238, mean v^2 between 0.2 and 57, none lost.
-// Before phase 4 held separation's move (box_separation_reach), one bottom circle of it
-// was pushed through the floor near step 300 with one round and fell. Before separation
-// went in order (phase 3), the default step let that tower sink to 83 and bounce (mean v^2
+// median height went between 200 and 234 (built at 247), mean v^2 up to 145 in the first
+// 200 steps and between 1.9 and 79 after (sampled every 100 steps), none lost; with
+// separation_iterations = 2, between 224 and 239, mean v^2 between 0.7 and 55. A 1 000-row
+// tower (30 000 circles) went between 245 and 331 (sampled every 300 steps), none lost.
+// Before separation was held (separation_reach), one bottom circle of the 633-row tower
+// was pushed through the floor near step 300 and fell, and the 1 000-row tower was
+// crushed through its floor and walls (2 830 circles out by step 600; 2 078 with
+// velocity_iterations = 2, 3 with separation_iterations = 2). Before separation went in
+// order (phase 3), the default step let the 633-row tower sink to 83 and bounce (mean v^2
 // up to 709), 8 or 16 rounds of the averaged separation still bounced (up to 196),
 // velocity_iterations = 2 held it at 218 (mean v^2 0.19) and substeps = 16 at 213 (0.013).
-// A 300-row tower held with those defaults. A 1 000-row tower (30 000 circles) is beyond
-// the defaults: it is crushed through its floor and walls (2 830 circles out by step 600;
-// with velocity_iterations = 2, 2 078; with separation_iterations = 2, 3). A pile dropped
-// from hundreds of radii up, as in issue 4's benchmark scene at 1 000 000 circles, still
-// bounced with velocity_iterations = 2 (a 30-wide slice of that scene without obstacles,
-// before separation went in order).
+// A pile dropped from hundreds of radii up, as in issue 4's benchmark scene at 1 000 000
+// circles, still bounced with velocity_iterations = 2 (a 30-wide slice of that scene
+// without obstacles, before separation went in order).
 //
-// A circle carried further than its margin within one step (by corrections, say one born
-// inside a box) can meet one it was not listed with; that contact acts from the next
-// listing. The collision phases are public functions too (pair_finder::find, contact over a
-// pair list, pair_grouper and separate_in_order, push_out_all, and respond for
-// impulse-based response), for
-// simulations that keep their own integrator; the velocity update and the impulses of 5
-// and 6 are the world's own.
+// A circle carried further than its margin within one step (by box push-outs, say one born
+// inside a box, or by impulses; separation is held, separation_reach) can meet one it was
+// not listed with; that contact acts from the next listing. The collision phases are
+// public functions too (pair_finder::find, contact over a pair list, pair_grouper and
+// separate_in_order, push_out_all, and respond for impulse-based response), for
+// simulations that keep their own integrator; the velocity update, the hold and the
+// impulses of 3, 5 and 6 are the world's own.
 //
 // Deterministic: the same world and the same dt give the same bits, on every instruction
 // set (each phase is bit-identical to its reference). The slots depend on the circles'
@@ -150,12 +148,25 @@ struct touch_parameters {
 };
 } // namespace detail
 
-/// Phase 4's hold on phase 3 (step 4 above): a moving circle listed with static boxes is
-/// moved by a substep's separation at most this fraction of its radius. So a circle that
-/// starts phase 3 less than half its radius into a box, however thin, keeps its centre
-/// outside it, and phase 4 pushes it back out of the face it came in by. (A circle of
-/// radius 0 listed with boxes is not moved by separation at all.) Unitless.
-inline constexpr float box_separation_reach = 0.5F;
+/// Phase 3's hold (step 3 above): separation moves a circle at most this fraction of its
+/// radius in a step (radius / substeps in each substep). Unitless.
+///
+/// Why: separation in order can pass a whole column's push to its bottom circle in one
+/// round, and under a falling pile's pressure it carried circles further in a step than
+/// they were listed for. A circle carried into a box it was not listed with (the lists
+/// reach r + s + pair_margin, s its predicted move) is not pushed out until the next step,
+/// and one carried past a thin box's middle is then pushed out of its far face. Unheld, a
+/// 40-wide, 1 000-row drop of the benchmark scene lost circles through its 1-thick walls
+/// (about 300 by step 750), the 1 000 000-circle scene 497 by step 720, and a 633-row
+/// tower one bottom circle through its floor; held, the first two lost none (1 500 and
+/// 700 steps) and the tower none. Held to its radius a step, a circle that moves as
+/// predicted cannot reach a box beyond its lists, and separation carries it at most
+/// radius / substeps into a listed box in a substep, out of which phase 4 pushes it back.
+/// What it costs: a circle of radius 0 is not moved by separation, and a pair that
+/// overlaps by more than its radii takes more than one step to part. Other velocity
+/// changes within a step (impulses from fast neighbours) can still carry a circle past its
+/// lists.
+inline constexpr float separation_reach = 1.0F;
 
 /// How a world steps. The defaults suit particles of radius about 0.1 to 1 in metres.
 struct world_options {
@@ -237,7 +248,6 @@ private:
     void list_box_contacts();
     void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
     void substep(float h, const detail::kernel_table& kernels);
-    void hold_separation(const particles_view& p, std::uint32_t i) const;
     void respond_in_passes(const particles_view& p, float friction);
     [[nodiscard]] std::span<const detail::world_touch> pair_touching() const noexcept {
         return {pair_touching_.data(), pair_touching_count_};

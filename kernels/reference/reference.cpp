@@ -56,6 +56,7 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::pair_touches_loop,
             &reference_impl::separate_in_order_loop,
             &reference_impl::integrate_loop,
+            &reference_impl::hold_moves_loop,
             &reference_impl::gain_corrections_loop,
             &reference_impl::respond_pairs_loop,
         },

@@ -90,6 +90,24 @@ inline void integrate_loop(simdcollide::particles_view c, float gravity_h_x, flo
     }
 }
 
+// Phase 3's hold (world.hpp, step 3): a move from moved longer than fraction * radius is
+// scaled back along its direction to that length. A move that compares false (NaN, or
+// within reach) is left as it is, bits and all.
+inline void hold_moves_loop(simdcollide::particles_view c, const float* moved_x,
+                            const float* moved_y, float fraction) {
+    for (std::size_t i = 0; i < c.count; ++i) {
+        const float dx = c.x[i] - moved_x[i];
+        const float dy = c.y[i] - moved_y[i];
+        const float reach = fraction * c.radius[i];
+        const float move2 = dx * dx + dy * dy;
+        if (move2 > reach * reach) {
+            const float scale = reach / std::sqrt(move2);
+            c.x[i] = moved_x[i] + dx * scale;
+            c.y[i] = moved_y[i] + dy * scale;
+        }
+    }
+}
+
 // Phase 5 for every circle: each one with inverse mass > 0 gains as velocity its correction
 // since phase 1 divided by h (times inverse_h), that gain capped at `cap` in speed.
 inline void gain_corrections_loop(simdcollide::particles_view c, const float* moved_x,

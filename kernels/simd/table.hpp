@@ -45,6 +45,7 @@ const kernel_table& simd_table() noexcept {
             &simd::circle_circle<World>::pair_touches,
             &simd::world<World>::separate_in_order,
             &simd::world<Arch>::integrate,
+            &simd::world<Arch>::hold_moves,
             &simd::world<Arch>::gain_corrections,
             &simd::world<World>::respond_pairs,
         },

@@ -96,6 +96,27 @@ struct world {
         });
     }
 
+    // Reference hold_moves_loop: a square root and a division for every lane, as in
+    // gain_corrections, where the reference takes them only for the rare long moves.
+    static void hold_moves(particles_view c, const float* moved_x, const float* moved_y,
+                           float fraction) {
+        const F share(fraction);
+        for_each_block<Arch>(c.count, [=](const auto& block) {
+            const F mx = block.load(moved_x);
+            const F my = block.load(moved_y);
+            const F x = block.load(c.x);
+            const F y = block.load(c.y);
+            const F dx = x - mx;
+            const F dy = y - my;
+            const F reach = share * block.load(c.radius);
+            const F move2 = dx * dx + dy * dy;
+            const M held = move2 > reach * reach;
+            const F scale = divide<Arch>(reach, square_root<Arch>(move2));
+            block.store(c.x, pick<Arch>(held, mx + dx * scale, x));
+            block.store(c.y, pick<Arch>(held, my + dy * scale, y));
+        });
+    }
+
     // Reference gain_corrections_loop. The capped lanes are rare, but a square root and a
     // division for every lane cost less than a branch per block.
     static void gain_corrections(particles_view c, const float* moved_x, const float* moved_y,

@@ -330,6 +330,11 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
                           s.p(scene::moved_x), s.p(scene::moved_y));
         return std::size_t{0};
     });
+    check(in, t, "world hold_moves", [&](const detail::kernel_table& k, scene& s) {
+        // The fraction from the cap's bits: any float, as the other parameters.
+        k.world.hold_moves(s.a_particles(), s.p(scene::moved_x), s.p(scene::moved_y), in.cap);
+        return std::size_t{0};
+    });
     check(in, t, "world gain_corrections", [&](const detail::kernel_table& k, scene& s) {
         k.world.gain_corrections(s.a_particles(), s.p(scene::moved_x), s.p(scene::moved_y),
                                  in.inverse_h, in.cap);
