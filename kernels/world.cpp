@@ -473,7 +473,7 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // boxes, each with its normal, depth and approach speed.
     // pair_touching_ only grows: its entries past the count are the kernel's scratch, and
     // resizing it down and up again each substep filled the difference with zeros (measured:
-    // 2% of a step on the 10 000-circle pile, where a quarter of the listed pairs are apart).
+    // 2% of a step on the 10 000-circle pile, where a third of the listed pairs are apart).
     if (pair_touching_.size() < pairs_.size()) {
         pair_touching_.resize(pairs_.size());
     }

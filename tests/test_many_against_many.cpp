@@ -379,9 +379,9 @@ TEST(particle_world, separation_never_carries_a_circle_through_a_thin_floor) {
 // Nor into a box it was not listed with. A static circle overlaps a resting ball by 1.1,
 // and a wall 0.15 thick stands 0.6 beyond the ball's surface, further than the ball's
 // lists reach (its radius, its predicted move, 0, and pair_margin). Unheld, separation
-// moved the ball 1.1 in the first substep, to the far side of the wall's middle, where
-// the next step's push-out took it right through. Held to its radius a step, it meets the
-// wall once listed with it, and stays on the near side, wedged.
+// moved the ball 1.1 in the first substep, its centre past the wall's far face. Held to
+// its radius a step, it meets the wall once listed with it, and stays on the near side,
+// wedged.
 TEST(particle_world, separation_never_carries_a_circle_through_a_box_beyond_its_lists) {
     world_options options;
     options.gravity_y = 0.0F;

@@ -86,8 +86,8 @@
 // not listed with; that contact acts from the next listing. The collision phases are
 // public functions too (pair_finder::find, contact over a pair list, pair_grouper and
 // separate_in_order, push_out_all, and respond for impulse-based response), for
-// simulations that keep their own integrator; the velocity update, the hold and the
-// impulses of 3, 5 and 6 are the world's own.
+// simulations that keep their own integrator; the hold of 3, the velocity update of 5
+// and the impulses of 6 are the world's own.
 //
 // Deterministic: the same world and the same dt give the same bits, on every instruction
 // set (each phase is bit-identical to its reference). The slots depend on the circles'
@@ -162,10 +162,10 @@ struct touch_parameters {
 /// 700 steps) and the tower none. Held to its radius a step, a circle that moves as
 /// predicted cannot reach a box beyond its lists, and separation carries it at most
 /// radius / substeps into a listed box in a substep, out of which phase 4 pushes it back.
-/// What it costs: a circle of radius 0 is not moved by separation, and a pair that
-/// overlaps by more than its radii takes more than one step to part. Other velocity
-/// changes within a step (impulses from fast neighbours) can still carry a circle past its
-/// lists.
+/// What it costs: a circle of radius 0 is not moved by separation, and a pair whose
+/// separation would move a circle further than its radius takes more than a step to part.
+/// Other velocity changes within a step (impulses from fast neighbours) can still carry a
+/// circle past its lists.
 inline constexpr float separation_reach = 1.0F;
 
 /// How a world steps. The defaults suit particles of radius about 0.1 to 1 in metres.
