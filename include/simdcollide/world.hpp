@@ -159,7 +159,7 @@ struct touch_parameters {
 /// 40-wide, 1 000-row drop of the benchmark scene lost circles through its 1-thick walls
 /// (about 300 by step 750), the 1 000 000-circle scene 497 by step 720, and a 633-row
 /// tower one bottom circle through its floor; held, the first two lost none (1 500 and
-/// 700 steps) and the tower none. Held to its radius a step, a circle that moves as
+/// 3 300 steps) and the tower none. Held to its radius a step, a circle that moves as
 /// predicted cannot reach a box beyond its lists, and separation carries it at most
 /// radius / substeps into a listed box in a substep, out of which phase 4 pushes it back.
 /// What it costs: a circle of radius 0 is not moved by separation, and a pair whose
