@@ -304,11 +304,11 @@ struct circle_circle {
             std::uint32_t in_contact;
         };
         const auto touches_of = [&](const pair_block& q) {
-            const typename R::fields a = R::load(bodies, q.first());
-            const typename R::fields b = R::load(bodies, q.second());
+            const typename R::fields a = R::load_inlined(bodies, q.first());
+            const typename R::fields b = R::load_inlined(bodies, q.second());
             const contact_result k = contact_of(a.f0, a.f1, a.f2, b.f0, b.f1, b.f2);
-            const typename R::fields va = R::load(moving, q.first());
-            const typename R::fields vb = R::load(moving, q.second());
+            const typename R::fields va = R::load_inlined(moving, q.first());
+            const typename R::fields vb = R::load_inlined(moving, q.second());
             const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
             const F total = a.f3 + b.f3;
             const F inverse_total = pick<Arch>(total > zero, divide<Arch>(F(1.0F), total), zero);

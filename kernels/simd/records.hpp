@@ -47,11 +47,16 @@ struct records {
         return load(base, [&](std::size_t j) { return block.first + (j < last ? j : last); });
     }
 
-    /// load, always inlined into its caller. GCC calls load out of line from some kernels;
-    /// where that costs, the kernel calls this instead. Measured in alternating runs:
-    /// pair-list separation's corrections, 4096 pairs, 54 to 51 us median and 43 to 41 us
-    /// minimum over six rounds; inlining every load made the world's phase 2 slower, 70 to
-    /// 80 us median over four.
+    /// load, always inlined into its caller. GCC calls load out of line from some kernels,
+    /// and which ones differs between the ISA objects; where that costs, the kernel calls
+    /// this instead. Measured in alternating runs:
+    /// - pair-list separation's corrections, 4096 pairs (Zen 3, AVX2): 54 to 51 us median
+    ///   and 43 to 41 us minimum over six rounds;
+    /// - the world's phases 2 and 3 (Zen 4, 10 000 circles): in the AVX-512 object GCC
+    ///   called load out of line from phase 2, 40% of its time; inlined, world/touches went
+    ///   from 78-83 to 41-46 us and the dispatched step from 1.27-1.41 to 1.01-1.16 ms
+    ///   (medians of 5, four rounds). Phase 6's loads gained nothing, and on Zen 3 inlining
+    ///   every load had made phase 2 slower (70 to 80 us median over four rounds).
     template <class Index>
     [[gnu::always_inline]] static fields load_inlined(const float* base, Index index) {
 #if defined(__x86_64__)

@@ -40,8 +40,8 @@ struct world {
         CC::pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
         CC::with_mode(mode, [=](auto weighting) {
             const auto separated = [=](const block& q) {
-                const typename R::fields a = R::load(bodies, q.first());
-                const typename R::fields b = R::load(bodies, q.second());
+                const typename R::fields a = R::load_inlined(bodies, q.first());
+                const typename R::fields b = R::load_inlined(bodies, q.second());
                 const typename CC::separation_result s = CC::template separation_of<weighting()>(
                     a.f0, a.f1, a.f2, a.f3, b.f0, b.f1, b.f2, b.f3);
                 return std::pair<typename R::fields, typename R::fields>{
