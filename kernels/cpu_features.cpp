@@ -58,6 +58,7 @@ cpu_features detect_cpu_features() noexcept {
         __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx);
         f.avx2 = f.avx && bit(ebx, 5);
         f.avx512f = bit(ebx, 16) && f.os_saves_zmm;
+        f.avx512vl = bit(ebx, 31) && f.os_saves_zmm;
     }
     return f;
 }

@@ -50,8 +50,8 @@ bool cpu_runs(isa which, const cpu_features& f) noexcept {
         return f.sse2;
     case isa::avx2:
         return f.avx2;
-    case isa::avx512:
-        return f.avx512f;
+    case isa::avx512: // its object is compiled with -mavx512f -mavx512vl (CMakeLists.txt)
+        return f.avx512f && f.avx512vl;
     case isa::neon:
         return f.neon;
     }

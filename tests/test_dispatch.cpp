@@ -52,14 +52,14 @@ TEST_F(dispatch, feature_flags_are_consistent) {
     if (f.avx) {
         EXPECT_TRUE(f.os_saves_ymm);
     }
-    if (f.avx512f) {
+    if (f.avx512f || f.avx512vl) {
         EXPECT_TRUE(f.os_saves_zmm);
     }
 #if defined(__x86_64__)
     EXPECT_TRUE(f.sse2); // every x86-64 CPU has it
     EXPECT_TRUE(isa_supported(isa::sse2));
     EXPECT_EQ(isa_supported(isa::avx2), f.avx2);
-    EXPECT_EQ(isa_supported(isa::avx512), f.avx512f);
+    EXPECT_EQ(isa_supported(isa::avx512), f.avx512f && f.avx512vl);
 #endif
 }
 

@@ -31,9 +31,10 @@ int main(int argc, char** argv) {
 
     const simdcollide::cpu_features f = simdcollide::detect_cpu_features();
     std::printf("simdcollide %s\n", SIMDCOLLIDE_VERSION_STRING);
-    std::printf("cpu features: sse2=%s sse4.1=%s avx=%s avx2=%s fma=%s avx512f=%s neon=%s\n",
-                yes_no(f.sse2), yes_no(f.sse4_1), yes_no(f.avx), yes_no(f.avx2), yes_no(f.fma),
-                yes_no(f.avx512f), yes_no(f.neon));
+    std::printf(
+        "cpu features: sse2=%s sse4.1=%s avx=%s avx2=%s fma=%s avx512f=%s avx512vl=%s neon=%s\n",
+        yes_no(f.sse2), yes_no(f.sse4_1), yes_no(f.avx), yes_no(f.avx2), yes_no(f.fma),
+        yes_no(f.avx512f), yes_no(f.avx512vl), yes_no(f.neon));
     std::printf("os saves:     ymm=%s zmm=%s\n", yes_no(f.os_saves_ymm), yes_no(f.os_saves_zmm));
     std::printf("compiled in: ");
     for (simdcollide::isa which : simdcollide::compiled_isas()) {

@@ -1,9 +1,10 @@
 // Runtime choice of instruction set.
 //
 // One binary carries the scalar reference and a SIMD version of every kernel for each
-// instruction set it was built with (x86-64: SSE2, AVX2, AVX-512F; aarch64: NEON). On first
-// use the library picks the widest one that both the CPU and the operating system support,
-// detected with cpuid and xgetbv. Every choice gives bit-identical results; only speed differs.
+// instruction set it was built with (x86-64: SSE2, AVX2, AVX-512 F and VL; aarch64:
+// NEON). On first use the library picks the widest one that both the CPU and the operating
+// system support, detected with cpuid and xgetbv. Every choice gives bit-identical results;
+// only speed differs.
 //
 // The environment variable SIMDCOLLIDE_ISA (reference, sse2, avx2, avx512, neon, or best)
 // overrides the choice; it is read once, at the first kernel call or active_isa() call.
@@ -23,7 +24,7 @@ enum class isa {
     reference, ///< the scalar reference: portable C++, the definition of the results
     sse2,      ///< x86-64, 4 lanes
     avx2,      ///< x86-64, 8 lanes
-    avx512,    ///< x86-64 AVX-512F, 16 lanes
+    avx512,    ///< x86-64 AVX-512F and AVX-512VL, 16 lanes
     neon,      ///< aarch64 Advanced SIMD, 4 lanes
 };
 
@@ -67,10 +68,12 @@ void reset_isa() noexcept;
 struct cpu_features {
     bool sse2 = false;
     bool sse4_1 = false;
-    bool avx = false;     ///< the CPU has AVX and the OS saves YMM state
-    bool avx2 = false;    ///< AVX2, with YMM state saved
-    bool fma = false;     ///< FMA3 (never used by the kernels: it would change rounding)
-    bool avx512f = false; ///< AVX-512F, with ZMM and opmask state saved
+    bool avx = false;      ///< the CPU has AVX and the OS saves YMM state
+    bool avx2 = false;     ///< AVX2, with YMM state saved
+    bool fma = false;      ///< FMA3 (never used by the kernels: it would change rounding)
+    bool avx512f = false;  ///< AVX-512F, with ZMM and opmask state saved
+    bool avx512vl = false; ///< AVX-512VL (AVX-512 on 256-bit vectors), with ZMM and opmask
+                           ///< state saved; the avx512 kernels need it as well as F
     bool neon = false;
     bool os_saves_ymm = false;
     bool os_saves_zmm = false;

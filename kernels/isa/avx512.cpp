@@ -1,5 +1,5 @@
-// The avx512 kernels: explicit instantiations only, compiled with -mavx512f and nothing else.
-// Nothing else may live here (see kernels/simd/block_loop.hpp).
+// The avx512 kernels: explicit instantiations only, compiled with -mavx512f -mavx512vl and
+// nothing else. Nothing else may live here (see kernels/simd/block_loop.hpp).
 #include "simd/table.hpp"
 
 template const simdcollide::detail::kernel_table&

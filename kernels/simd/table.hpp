@@ -15,7 +15,7 @@ namespace simdcollide::detail {
 
 template <class Arch>
 const kernel_table& simd_table() noexcept {
-    using World = simd::world_pair_arch<Arch>; // phases 2 and 6 (AVX2 code on AVX-512)
+    using World = simd::world_pair_arch<Arch>; // phases 2, 3 and 6 (AVX2 code on AVX-512)
     // constexpr: the table is constant-initialised, so no per-ISA file has a dynamic
     // initialiser that could run on a CPU without that instruction set.
     static constexpr kernel_table table{
