@@ -450,7 +450,7 @@ TEST_P(circle_circle_simd, world_respond_pairs_match_reference) {
 // speed cap, and exactly at the reach and the cap (dyadic values: a move of 1.25 against a
 // reach of 0.5 * 2.5, and a gain of speed 5 against a cap of 5, are neither held nor
 // capped), and a circle of radius 0, which the hold keeps where phase 1 left it.
-TEST_P(circle_circle_simd, world_integrate_and_gain_corrections_match_reference) {
+TEST_P(circle_circle_simd, world_per_circle_phases_match_reference) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table().world;
     constexpr float h = 0.25F;
