@@ -170,6 +170,15 @@ struct pile {
     particles_view view() {
         return {x.data(), y.data(), r.data(), w.data(), vx.data(), vy.data(), x.size()};
     }
+    // Velocities uniform in [-1, 1] on both axes.
+    void set_random_velocities(std::uint32_t seed) {
+        std::mt19937 rng(seed);
+        std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            vx[i] = unit(rng);
+            vy[i] = unit(rng);
+        }
+    }
     std::vector<float> x, y, r, w, vx, vy;
     std::vector<circle_pair> pairs;
 };
@@ -381,12 +390,7 @@ TEST_P(circle_circle_simd, world_respond_pairs_match_reference) {
     // The pile's touches, as phase 2 gives them.
     for (const std::size_t n : {std::size_t{9}, std::size_t{40}, std::size_t{1000}}) {
         pile scene(n, static_cast<std::uint32_t>(n) + 3);
-        std::mt19937 rng(static_cast<std::uint32_t>(n) + 1);
-        std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
-        for (std::size_t i = 0; i < n; ++i) {
-            scene.vx[i] = unit(rng);
-            scene.vy[i] = unit(rng);
-        }
+        scene.set_random_velocities(static_cast<std::uint32_t>(n) + 1);
         scene.vx[0] = -0.0F; // static (i % 17 == 0): keeps its sign
         const detail::touch_parameters p{0.5F, 0.4F, 240.0F};
         std::vector<detail::world_touch> touches(scene.pairs.size());
@@ -441,6 +445,42 @@ TEST_P(circle_circle_simd, world_respond_pairs_match_reference) {
         }
     }
     check(scene, random, "random");
+}
+
+// Past 2^18 contacts the SIMD phase 6 fetches the circles of each run's contacts ahead
+// (kernels/simd/world.hpp, prefetch_contacts_from): the same bits, from an odd record too.
+TEST_P(circle_circle_simd, world_respond_pairs_match_reference_on_a_list_long_enough_to_fetch) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const auto& ref = detail::reference_table();
+    const std::size_t n = 170000;
+    pile scene(n, 21);
+    scene.set_random_velocities(22);
+    std::vector<detail::world_touch> touches(scene.pairs.size());
+    aligned_floats scratch(8 * n);
+    touches.resize(ref.world.pair_touches(scene.view(), scene.pairs.data(), scene.pairs.size(),
+                                          {0.5F, 0.4F, 240.0F}, touches.data(), scratch.data()));
+    ASSERT_GT(touches.size(), (std::size_t{1} << 18) + 1);
+    const std::vector<float> vx = scene.vx;
+    const std::vector<float> vy = scene.vy;
+    for (const std::size_t first : {std::size_t{0}, std::size_t{1}}) {
+        const std::size_t count = touches.size() - first;
+        ref.world.respond_pairs(scene.view(), touches.data() + first, count, 0.4F, scratch.data());
+        const std::vector<float> want_vx = scene.vx;
+        const std::vector<float> want_vy = scene.vy;
+        scene.vx = vx;
+        scene.vy = vy;
+        table.world.respond_pairs(scene.view(), touches.data() + first, count, 0.4F,
+                                  scratch.data());
+        std::size_t changed = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            EXPECT_SAME_BITS(scene.vx[i], want_vx[i], "vx", i) << " first=" << first;
+            EXPECT_SAME_BITS(scene.vy[i], want_vy[i], "vy", i) << " first=" << first;
+            changed += want_vx[i] != vx[i] ? 1 : 0;
+        }
+        EXPECT_GT(changed, n / 4) << "first=" << first; // the impulses do act
+        scene.vx = vx;
+        scene.vy = vy;
+    }
 }
 
 // The world's per-circle phases (kernel_table.hpp, integrate, hold_moves and

@@ -349,6 +349,34 @@ TEST_P(separate_in_order_simd, matches_reference_bit_for_bit) {
     }
 }
 
+// Past 2^18 pairs the SIMD loop fetches the second circles of the pairs ahead
+// (kernels/simd/world.hpp, prefetch_pairs_from): the same bits, up to the list's last pair.
+TEST_P(separate_in_order_simd, matches_reference_on_a_list_long_enough_to_fetch_ahead) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const std::size_t n = 70000; // four pairs a circle
+    packed_pile want(n, 5, 0);
+    ASSERT_GT(want.pairs.size(), std::size_t{1} << 18);
+    packed_pile got = want;
+    pair_grouper grouper;
+    const pair_groups& groups = grouper.group(want.pairs, n);
+    const auto run = [&](const detail::kernel_table& t, packed_pile& p) {
+        std::vector<float> scratch(4 * n + 4);
+        t.world.separate_in_order(p.view(), groups.pairs().data(), groups.ends().data(),
+                                  groups.ends().size(), separation_weighting::inverse_mass, 2,
+                                  scratch.data());
+    };
+    const std::vector<float> start_x = want.x;
+    run(detail::reference_table(), want);
+    run(table, got);
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        EXPECT_SAME_BITS(got.x[i], want.x[i], "x", i);
+        EXPECT_SAME_BITS(got.y[i], want.y[i], "y", i);
+        moved += want.x[i] != start_x[i] ? 1 : 0;
+    }
+    EXPECT_GT(moved, n / 2); // the pile is packed: most circles are pushed
+}
+
 TEST_P(separate_in_order_simd, public_call_matches_reference_call) {
     if (!isa_supported(GetParam())) {
         GTEST_SKIP() << "this CPU cannot run " << isa_name(GetParam());
