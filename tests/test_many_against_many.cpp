@@ -256,6 +256,41 @@ TEST(pair_finder, invalid_circles_are_in_no_pair_and_do_not_crash) {
     EXPECT_TRUE(zero_radius_paired); // a point at circle 0's centre is in contact with it
 }
 
+// Above 65 536 circles the grid's median radius comes from an evenly spaced sample
+// (kernels/circle_grid.cpp). Radii alternating 0.1 and 1 fool a sample of every other
+// circle (its median is 0.1, so half the circles would be large, which pair_finder's search
+// of the large ones must never see): the exact median is taken instead. Radii with no such
+// pattern keep the sample's median, close to the exact one. Either way fewer than half the
+// circles are large.
+TEST(pair_finder, a_sampled_median_never_leaves_half_the_circles_large) {
+    const std::size_t n = std::size_t{1} << 17; // the sample: every other circle
+    const std::size_t side = 362;               // on a 362-wide grid
+    for (const bool alternating : {true, false}) {
+        circle_set c(n);
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+        for (std::size_t i = 0; i < n; ++i) {
+            c.x[i] = static_cast<float>(i % side) * 1.5F;
+            c.y[i] = static_cast<float>(i / side) * 1.5F;
+            const float u = unit(rng);
+            c.radius[i] = alternating ? (i % 2 == 0 ? 0.1F : 1.0F) : 0.1F + 0.9F * u * u * u;
+        }
+        std::vector<float> radii(c.radius.data(), c.radius.data() + n);
+        std::nth_element(radii.begin(), radii.begin() + n / 2, radii.end());
+        const float median = radii[n / 2];
+        detail::circle_cells cells;
+        cells.grid = detail::circle_grid_for(c.view(), 0.0F);
+        detail::sort_into_cells(c.view(), cells);
+        EXPECT_LT(2 * cells.large.size(), n) << "alternating=" << alternating;
+        if (alternating) {
+            EXPECT_EQ(cells.grid.r_small, 1.0F); // twice the exact median (1), capped at 1
+        } else {
+            EXPECT_NEAR(cells.grid.r_small, 2.0F * median, 0.01F); // about 0.42, below 1
+            EXPECT_LT(cells.grid.r_small, 0.9F);
+        }
+    }
+}
+
 // The world's partial relisting: for_each_near (kernels/circle_grid.hpp) over cells sorted
 // from the circles, some of which then move (as relisted circles do), against every circle
 // tested one by one (those with a non-finite centre or a radius that is negative or not
