@@ -86,7 +86,12 @@
 // substeps = 8 or max_correction_speed = 50 each still swung between about 75 and 165
 // (sampled every 200 steps from step 400 to 1 200).
 // With the hold lifted (separation_reach 1 000) the same drop lost 6 828 circles through
-// its floor by step 800.
+// its floor by step 800. Tried on that drop at f3df180 over 1 500 steps and not adopted:
+// max_correction_speed = 1 let the pile be crushed to a median height of 1.1 by step 800
+// (from which it rose, mean vy up to +10); phase 6 taking back separating normal velocity
+// up to the impulse of the contact's own position correction (what Box2D v3's relax
+// iterations do) still swung after landing, median height 17 to 136 and mean vy up to +21
+// with one pass, 63 to 145 and up to +18 with velocity_iterations = 3.
 //
 // A circle carried further than its margin within one step (by box push-outs, say one born
 // inside a box, or by impulses; separation is held, separation_reach) can meet one it was
