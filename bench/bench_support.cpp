@@ -90,8 +90,25 @@ circle_scene& circle_scene_for(std::size_t n) {
     s.start_ay = s.ay;
     s.start_bx = s.bx;
     s.start_by = s.by;
+    s.start_avx = s.avx;
+    s.start_avy = s.avy;
+    s.start_bvx = s.bvx;
+    s.start_bvy = s.bvy;
     s.contacts = contact_set(n);
     detail::reference_table().circle_circle.contact(s.a(), s.b(), s.contacts.view());
+    // The touching contacts, from a generator of their own: the pile below is as before.
+    std::mt19937 touching_rng(static_cast<std::uint32_t>(n) + 2);
+    aligned_floats touching_x(n), touching_y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float angle = 6.2831853F * unit(touching_rng);
+        const float distance = i % 64 == 0 ? 0.0F : (s.ar[i] + s.br[i]) * unit(touching_rng);
+        touching_x[i] = s.ax[i] + distance * std::cos(angle);
+        touching_y[i] = s.ay[i] + distance * std::sin(angle);
+    }
+    s.touching = contact_set(n);
+    detail::reference_table().circle_circle.contact(
+        circles_cview(s.ax.data(), s.ay.data(), s.ar.data(), n),
+        circles_cview(touching_x.data(), touching_y.data(), s.br.data(), n), s.touching.view());
 
     // The pile: a jittered square lattice of spacing 0.85 with radii 0.4 to 0.5, so most
     // neighbours overlap; pairs to the right, up and up-right, so that each circle sits in

@@ -42,13 +42,23 @@ struct implementation {
 std::vector<implementation> implementations();
 
 /// n circle pairs (a[i], b[i]) for the circle-circle and response benchmarks: radii 0.1 to
-/// 1, centres up to 2.5 apart (about half in contact, a few coincident), inverse masses 0.5
-/// to 2 with one circle in 16 static, random velocities; their contacts; and a packed pile
-/// of n circles with a pair list in which each circle sits in about six pairs.
+/// 1, centres up to 2.5 apart on each axis (about a sixth in contact, a few coincident),
+/// inverse masses 0.5 to 2 with one circle in 16 static, random velocities; their contacts;
+/// the contacts the same pairs would have in contact (`touching`, below); and a packed
+/// pile of n circles with a pair list in which each circle sits in about six pairs.
 struct circle_scene {
     aligned_floats ax, ay, ar, aw, avx, avy, bx, by, br, bw, bvx, bvy;
     aligned_floats start_ax, start_ay, start_bx, start_by;
+    /// The velocities as made, which the response benchmarks restore before every call.
+    aligned_floats start_avx, start_avy, start_bvx, start_bvy;
     contact_set contacts;
+    /// For the response benchmarks: the contact kernel's output for each pair with b's
+    /// centre moved to within r_a + r_b of a's (a random direction and fraction of that
+    /// reach; coincident every 64th pair), so every pair is in contact, as the contacts a
+    /// solver responds to are, and about half approach. (In `contacts` about 82% of the
+    /// pairs are apart, with zero normals, and about 9% approach: the scalar reference
+    /// skips most of them on a well-predicted branch.)
+    contact_set touching;
     aligned_floats pile_x, pile_y, pile_r, pile_w, pile_start_x, pile_start_y;
     std::vector<circle_pair> pile_pairs;
 
