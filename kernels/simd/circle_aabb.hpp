@@ -88,14 +88,13 @@ struct circle_aabb {
         // Outside, the normal runs from the closest point to the centre. Inside lanes have
         // dist 0 and a normal of 0 * inf = NaN here; pick discards them.
         const F dist = square_root<Arch>(d2);
-        const F zero(0.0F);
         const F sign_x = minus_one_where<Arch>(leave_min_x);
         const F sign_y = minus_one_where<Arch>(leave_min_y);
         contact_result k;
         k.hit = hit;
         k.depth = pick<Arch>(outside, r - dist, inside_depth);
         const F inverse_dist = divide<Arch>(F(1.0F), dist);
-        k.normal_x = pick<Arch>(outside, dx * inverse_dist, pick<Arch>(x_face, sign_x, zero));
+        k.normal_x = pick<Arch>(outside, dx * inverse_dist, zero_unless<Arch>(x_face, sign_x));
         k.normal_y = pick<Arch>(outside, dy * inverse_dist, zero_where<Arch>(x_face, sign_y));
         k.point_x =
             pick<Arch>(outside, s.x, pick<Arch>(x_face, pick<Arch>(leave_min_x, min_x, max_x), cx));

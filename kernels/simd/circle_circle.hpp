@@ -80,8 +80,8 @@ struct circle_circle {
             wb = ar;
         }
         const F zero(0.0F);
-        wa = pick<Arch>(aw == zero, zero, wa);
-        wb = pick<Arch>(bw == zero, zero, wb);
+        wa = zero_where<Arch>(aw == zero, wa);
+        wb = zero_where<Arch>(bw == zero, wb);
         const F total = wa + wb;
         const M moved = both<Arch>(c.hit, total > zero);
         const F share = divide<Arch>(c.depth, total);
@@ -225,10 +225,10 @@ struct circle_circle {
             separation_of<mode>(a.f0, a.f1, a.f2, a.f3, b.f0, b.f1, b.f2, b.f3);
         const F zero(0.0F);
         const F one(1.0F);
-        return {{pick<Arch>(s.moves_a, s.a_dx, zero), pick<Arch>(s.moves_a, s.a_dy, zero),
-                 pick<Arch>(s.moves_a, one, zero), zero},
-                {pick<Arch>(s.moves_b, s.b_dx, zero), pick<Arch>(s.moves_b, s.b_dy, zero),
-                 pick<Arch>(s.moves_b, one, zero), zero}};
+        return {{zero_unless<Arch>(s.moves_a, s.a_dx), zero_unless<Arch>(s.moves_a, s.a_dy),
+                 zero_unless<Arch>(s.moves_a, one), zero},
+                {zero_unless<Arch>(s.moves_b, s.b_dx), zero_unless<Arch>(s.moves_b, s.b_dy),
+                 zero_unless<Arch>(s.moves_b, one), zero}};
     }
 
     // Pair list. First each circle is packed as one record (x, y, radius, inverse mass) in
@@ -311,7 +311,7 @@ struct circle_circle {
             const typename R::fields vb = R::load_inlined(moving, q.second());
             const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
             const F total = a.f3 + b.f3;
-            const F inverse_total = pick<Arch>(total > zero, divide<Arch>(F(1.0F), total), zero);
+            const F inverse_total = zero_unless<Arch>(total > zero, divide<Arch>(F(1.0F), total));
             return block_touches{{k.normal_x, k.normal_y, inverse_total,
                                   restitution * max_ps<Arch>(negate<Arch>(approach), zero),
                                   friction * (k.depth * inverse_h) * inverse_total, zero},
