@@ -99,6 +99,10 @@ particle_world::particle_world(world_options options) : options_(options) {
         refuse("pair_margin is " + std::to_string(options.pair_margin) +
                ", must be finite and >= 0");
     }
+    if (!(options.shock_propagation >= 0.0F && options.shock_propagation <= 1.0F)) {
+        refuse("shock_propagation is " + std::to_string(options.shock_propagation) +
+               ", must be in [0, 1]");
+    }
     if (!std::isfinite(options.gravity_x) || !std::isfinite(options.gravity_y)) {
         refuse("gravity must be finite");
     }
@@ -457,10 +461,26 @@ void particle_world::relist_leavers(float dt) {
     merge_in(box_contacts_);
 }
 
+// Phase 2's parameters for a substep of h. Gravity's direction is worked out once here,
+// in floats, for the reference and every SIMD path alike; without gravity (or with one so
+// large that its square overflows) there is no "lower" circle and no shock propagation.
+detail::touch_parameters particle_world::touch_parameters_for(float h) const {
+    detail::touch_parameters touch{options_.restitution, options_.friction, 1.0F / h};
+    const float gx = options_.gravity_x;
+    const float gy = options_.gravity_y;
+    const float length = std::sqrt(gx * gx + gy * gy);
+    if (length > 0.0F && std::isfinite(length)) {
+        touch.down_x = gx / length;
+        touch.down_y = gy / length;
+        touch.shock_propagation = options_.shock_propagation;
+    }
+    return touch;
+}
+
 void particle_world::substep(float h, const detail::kernel_table& kernels) {
     const particles_view p = slots();
     const std::size_t n = size();
-    const detail::touch_parameters touch{options_.restitution, options_.friction, 1.0F / h};
+    const detail::touch_parameters touch = touch_parameters_for(h);
 
     // 1. Semi-implicit Euler: velocity first, then position with the new velocity.
     moved_from_x_.resize(n);

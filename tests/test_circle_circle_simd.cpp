@@ -4,6 +4,7 @@
 // every misalignment.
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -303,7 +304,8 @@ TEST_P(circle_circle_simd, pair_list_contact_matches_reference) {
 // The world's phase 2 over a pair list (kernel_table.hpp, pair_touches): the same touches,
 // field by field, in the same order, and the same pairs, on piles with static circles,
 // coincident centres, repeated pairs, random velocities, and lengths around the lane
-// counts; for restitution and friction zero and not.
+// counts; for restitution and friction zero and not; with shock propagation (full, and
+// partly, under a slanted gravity) and without.
 TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table();
@@ -316,8 +318,11 @@ TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
             scene.vx[i] = unit(rng);
             scene.vy[i] = i % 5 == 0 ? 0.0F : unit(rng);
         }
-        for (const detail::touch_parameters p : {detail::touch_parameters{0.0F, 0.0F, 240.0F},
-                                                 detail::touch_parameters{0.7F, 0.4F, 60.0F}}) {
+        for (const detail::touch_parameters p :
+             {detail::touch_parameters{0.0F, 0.0F, 240.0F},
+              detail::touch_parameters{0.7F, 0.4F, 60.0F},
+              detail::touch_parameters{0.0F, 0.2F, 240.0F, 0.0F, -1.0F, 1.0F},
+              detail::touch_parameters{0.3F, 0.2F, 240.0F, 0.6F, -0.8F, 0.5F}}) {
             for (std::size_t count = 0; count <= scene.pairs.size();
                  count += count < 20 ? 1 : scene.pairs.size() / 3 + 1) {
                 aligned_floats scratch(8 * n);
@@ -335,6 +340,7 @@ TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
                     EXPECT_SAME_BITS(got[k].inverse_total, want[k].inverse_total, "inverse", k);
                     EXPECT_SAME_BITS(got[k].target, want[k].target, "target", k);
                     EXPECT_SAME_BITS(got[k].corrected_limit, want[k].corrected_limit, "limit", k);
+                    EXPECT_SAME_BITS(got[k].shock, want[k].shock, "shock", k);
                 }
                 if (count == scene.pairs.size() && n >= 40) {
                     EXPECT_GT(want_n, count / 4); // the pile does touch
@@ -351,7 +357,8 @@ TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
 // kind of block: the pile's touches (runs that end, a repeated pair), contacts with no
 // circle in common (every block apart), a star around one circle (no block apart), and
 // random pairs in random order (some with a > b); every length up to a few blocks, from an
-// odd record too; static circles, one with velocity -0; friction zero and not.
+// odd record too; static circles, one with velocity -0; friction zero and not; shock
+// propagation of either sign, and none.
 TEST_P(circle_circle_simd, world_respond_pairs_match_reference) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table();
@@ -392,13 +399,17 @@ TEST_P(circle_circle_simd, world_respond_pairs_match_reference) {
         pile scene(n, static_cast<std::uint32_t>(n) + 3);
         scene.set_random_velocities(static_cast<std::uint32_t>(n) + 1);
         scene.vx[0] = -0.0F; // static (i % 17 == 0): keeps its sign
-        const detail::touch_parameters p{0.5F, 0.4F, 240.0F};
-        std::vector<detail::world_touch> touches(scene.pairs.size());
-        aligned_floats scratch(8 * n);
-        touches.resize(ref.world.pair_touches(scene.view(), scene.pairs.data(), scene.pairs.size(),
-                                              p, touches.data(), scratch.data()));
-        ASSERT_GT(touches.size(), n / 4);
-        check(scene, touches, "pile");
+        for (const detail::touch_parameters p :
+             {detail::touch_parameters{0.5F, 0.4F, 240.0F},
+              detail::touch_parameters{0.5F, 0.4F, 240.0F, 0.0F, -1.0F, 1.0F}}) {
+            std::vector<detail::world_touch> touches(scene.pairs.size());
+            aligned_floats scratch(8 * n);
+            touches.resize(ref.world.pair_touches(scene.view(), scene.pairs.data(),
+                                                  scene.pairs.size(), p, touches.data(),
+                                                  scratch.data()));
+            ASSERT_GT(touches.size(), n / 4);
+            check(scene, touches, p.shock_propagation > 0.0F ? "pile, shock" : "pile");
+        }
     }
 
     // Made-up contacts over 200 circles: unit normals, targets and limits >= 0.
@@ -413,8 +424,10 @@ TEST_P(circle_circle_simd, world_respond_pairs_match_reference) {
     scene.vy[17] = -0.0F; // static
     const auto touch = [&](std::uint32_t a, std::uint32_t b) {
         const float angle = unit(rng) * 3.14159F;
-        const float wa = scene.w[a];
-        const float wb = scene.w[b];
+        // A third with no shock; the others with a shock in [-1, 1].
+        const float shock = a % 3 == 0 ? 0.0F : unit(rng);
+        const float wa = scene.w[a] * (1.0F + std::min(shock, 0.0F));
+        const float wb = scene.w[b] * (1.0F - std::max(shock, 0.0F));
         const float total = wa + wb;
         return detail::world_touch{a,
                                    b,
@@ -423,7 +436,7 @@ TEST_P(circle_circle_simd, world_respond_pairs_match_reference) {
                                    total > 0.0F ? 1.0F / total : 0.0F,
                                    std::abs(unit(rng)),
                                    0.5F * std::abs(unit(rng)),
-                                   0.0F};
+                                   shock};
     };
     std::vector<detail::world_touch> apart;
     for (std::uint32_t k = 0; 2 * k + 1 < n; ++k) {

@@ -61,11 +61,28 @@
 //      in the same order; each later pass keeps each contact's impulses as totals and
 //      applies their change (sequential impulses): the normal total
 //      max(J + (e * max(-vn0, 0) - vn) / W, 0) may shrink again, and the friction total
-//      stays within mu * (depth * (1 / h) / W + normal total).
+//      stays within mu * (depth * (1 / h) / W + normal total). With shock propagation
+//      (world_options::shock_propagation, s; 0.5 by default), the lower circle of a pair of
+//      moving circles acts with its inverse mass scaled by 1 - s * d^2, d the normal's
+//      component along gravity, and W is the sum of the weights so scaled (phase 2 keeps
+//      the signed share in world_touch::shock).
 //
-// Deep piles. With the defaults a pile several hundred circles deep holds its height but
-// does not come to rest. Measured on a hexagonal tower of 19 000 circles (radius 0.449,
-// 633 rows, 30 wide, built with gaps of 0.002, on a floor 1 thick) over 1 200 steps: its
+// Deep piles. Without shock propagation a pile dropped hundreds of circles deep lands,
+// is crushed (its weight is more than one pass of impulses a substep can stop), springs
+// back up and swings. A 30-wide, 600-row drop (18 000 circles spawned as the benchmark
+// spawns them, between two walls; 1 500 steps, sampled every 100): with
+// shock_propagation = 0 its median height swung between 29 and 227 and its mean vy between
+// -33 and +39; with 0.5 (the default) it landed by step 500 and held a median height of
+// 131 to 135 to step 1 500, mean vy within +-1.8 from step 700 and mean v^2 falling from
+// 194 (step 500) to 4.3 (step 1 500), still settling; with 1, heights 138 to 140 from step
+// 700 but mean v^2 between 6 and 662 (full shock stops a landing column as if rigid, but
+// makes the pile jitter). A 10-wide, 200-row drop comes to rest with 0.5 (mean v^2 below
+// 0.5 from step 700 to 1 000; tests/test_many_against_many.cpp) and swings without it. The
+// measurements below were taken before shock propagation, with none.
+//
+// Earlier, with no shock propagation: a pile several hundred circles deep held its
+// height but did not come to rest. Measured on a hexagonal tower of 19 000 circles (radius
+// 0.449, 633 rows, 30 wide, built with gaps of 0.002, on a floor 1 thick) over 1 200 steps: its
 // median height went between 200 and 234 (built at 247), mean v^2 up to 145 in the first
 // 200 steps and between 1.9 and 79 after (sampled every 100 steps), none lost; with
 // separation_iterations = 2, between 224 and 239, mean v^2 between 0.7 and 55. A 1 000-row
@@ -126,16 +143,19 @@ namespace detail {
 struct kernel_table;
 
 /// A contact between phases 2 and 6 of a substep (world.cpp): what its impulse needs
-/// besides the circles' inverse masses wa and wb (read from the circles). 32 bytes, aligned:
+/// besides the circles' inverse masses wa and wb (read from the circles). Its impulse acts
+/// with the weights wa * (1 + min(shock, 0)) and wb * (1 - max(shock, 0)): a shock > 0 takes
+/// that share of b's weight away, a shock < 0 that share of a's (world_options::
+/// shock_propagation; shock is 0 when it is off). 32 bytes, aligned:
 /// one aligned 256-bit access per record, never split across cache lines (measured: phase 2
 /// wrote 36-byte records about 10% slower).
 struct alignas(32) world_touch {
     std::uint32_t a, b; // circles (for a box contact, a is the box)
     float normal_x, normal_y;
-    float inverse_total;   // 1 / (wa + wb), 0 if both are static (wa is 0 for a box)
+    float inverse_total;   // 1 / (the two weights' sum), 0 if both are 0 (wa is 0 for a box)
     float target;          // normal speed restitution aims for, e * max(-vn0, 0)
     float corrected_limit; // mu * the normal impulse of the position correction
-    float unused;          // 0
+    float shock;           // in [-1, 1]: how much of the lower circle's weight is taken away
 };
 
 /// Interleaved runs of phase 6's circle pairs (step 6 above, kernel_table.hpp's
@@ -152,11 +172,16 @@ struct impulse_total {
     float tangent;
 };
 
-/// What phase 2 needs besides the contacts: restitution e, friction mu and 1 / h.
+/// What phase 2 needs besides the contacts: restitution e, friction mu, 1 / h, and for
+/// shock propagation the direction of gravity as a unit vector (down_x, down_y) and
+/// world_options::shock_propagation (0 for none).
 struct touch_parameters {
     float restitution;
     float friction;
     float inverse_h;
+    float down_x = 0.0F;
+    float down_y = 0.0F;
+    float shock_propagation = 0.0F;
 };
 } // namespace detail
 
@@ -202,6 +227,18 @@ struct world_options {
     /// runs), a second pass made steps 1.58x as long. (Measured when one pass was the same
     /// scalar loop as the others; one pass now runs a SIMD kernel, several run scalar code.)
     int velocity_iterations = 1;
+    /// In [0, 1], unitless: shock propagation in phase 6 (step 6 above). A circle pair's
+    /// impulse acts as if the lower circle (the one further along gravity) were heavier: its
+    /// inverse mass is scaled by 1 - shock_propagation * d^2, where d is the component of the
+    /// contact normal along gravity (1 for one circle straight above the other, 0 side by
+    /// side). So a circle landing on one below is stopped by it without pushing it on down,
+    /// and a falling column is stopped in one pass from the bottom up, as if rigid, where
+    /// equal weights stop a column of n circles only over about n passes. Not applied when
+    /// either circle is static, nor without gravity. It gives up phase 6's conservation of
+    /// momentum along gravity for those pairs (the lower circle is given less than its share),
+    /// which is what lets a deep pile land and rest; 0 gives the plain impulses. See "Deep
+    /// piles" at the top of this file for what it does to a 600-row drop.
+    float shock_propagation = 0.5F;
 };
 
 /// Owns circles (position, radius, inverse mass, velocity) and static boxes, and steps them.
@@ -260,6 +297,7 @@ private:
     void list_box_contacts();
     void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
     void substep(float h, const detail::kernel_table& kernels);
+    [[nodiscard]] detail::touch_parameters touch_parameters_for(float h) const;
     void respond_in_passes(const particles_view& p, float friction);
     [[nodiscard]] std::span<const detail::world_touch> pair_touching() const noexcept {
         return {pair_touching_.data(), pair_touching_count_};

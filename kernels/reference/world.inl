@@ -3,6 +3,29 @@
 // other reference .inl files (see circle_aabb.inl); needs minmax.inl, circle_circle.inl,
 // <simdcollide/world.hpp> and, on x86, <emmintrin.h>.
 
+// Shock propagation (world_options::shock_propagation): d, the normal's component along
+// gravity, is > 0 when b lies below a. The touch keeps p.shock_propagation * d * |d|, the
+// share of the lower circle's weight taken away, signed by which circle is lower: 0 unless
+// both circles move.
+inline float shock_of(float wa, float wb, float normal_x, float normal_y,
+                      const simdcollide::detail::touch_parameters& p) {
+    if (!(wa > 0.0F && wb > 0.0F)) {
+        return 0.0F;
+    }
+    const float down = normal_x * p.down_x + normal_y * p.down_y;
+    return p.shock_propagation * (down * std::fabs(down));
+}
+
+// The weights a circle pair's impulse acts with (world_touch): the lower one's scaled by
+// 1 - |shock|. With shock 0 they are wa and wb, bits and all.
+struct pair_weights {
+    float a;
+    float b;
+};
+inline pair_weights shocked_weights(float wa, float wb, float shock) {
+    return {wa * (1.0F + min_ps(shock, 0.0F)), wb * (1.0F - max_ps(shock, 0.0F))};
+}
+
 // A contact for phase 6: weights wa (0 for a box) and wb, normal, depth and approach speed
 // vn0 (< 0 when closing). What does not change within the substep is worked out here once:
 // the loop that applies the impulses is a chain (each sees the last's velocities), and a
@@ -11,7 +34,9 @@ inline simdcollide::detail::world_touch touch_of(std::uint32_t a, std::uint32_t 
                                                  float wb, float normal_x, float normal_y,
                                                  float depth, float approach,
                                                  const simdcollide::detail::touch_parameters& p) {
-    const float total = wa + wb;
+    const float shock = shock_of(wa, wb, normal_x, normal_y, p);
+    const pair_weights w = shocked_weights(wa, wb, shock);
+    const float total = w.a + w.b;
     const float inverse_total = total > 0.0F ? 1.0F / total : 0.0F;
     return {a,
             b,
@@ -20,7 +45,7 @@ inline simdcollide::detail::world_touch touch_of(std::uint32_t a, std::uint32_t 
             inverse_total,
             p.restitution * max_ps(-approach, 0.0F),
             p.friction * (depth * p.inverse_h) * inverse_total,
-            0.0F};
+            shock};
 }
 
 // Every listed pair's contact; those in contact, in list order, to touches.
@@ -160,12 +185,14 @@ inline contact_impulse world_impulse_of(const simdcollide::detail::world_touch& 
     return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty, j, jt};
 }
 
-// A circle pair's impulse applied: A gets -P * wa, B gets +P * wb (their inverse masses);
-// a static circle keeps its velocity's bits.
+// A circle pair's impulse applied: A gets -P * wa, B gets +P * wb (their inverse masses,
+// the lower one's scaled by shock propagation); a circle whose weight is 0 keeps its
+// velocity's bits.
 inline void push_pair(simdcollide::particles_view c, const simdcollide::detail::world_touch& t,
                       const contact_impulse& j) {
-    const float wa = c.inverse_mass[t.a];
-    const float wb = c.inverse_mass[t.b];
+    const pair_weights w = shocked_weights(c.inverse_mass[t.a], c.inverse_mass[t.b], t.shock);
+    const float wa = w.a;
+    const float wb = w.b;
     if (wa > 0.0F) {
         c.vx[t.a] -= j.x * wa;
         c.vy[t.a] -= j.y * wa;

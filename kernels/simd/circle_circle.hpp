@@ -297,8 +297,12 @@ struct circle_circle {
         const F restitution(p.restitution);
         const F friction(p.friction);
         const F inverse_h(p.inverse_h);
+        const F down_x(p.down_x);
+        const F down_y(p.down_y);
+        const F shock_propagation(p.shock_propagation);
+        const F one(1.0F);
         // A block's touch fields (normal x and y, inverse total, target, corrected limit and
-        // the unused 0: world_touch after the two indices), and which lanes are in contact.
+        // shock: world_touch after the two indices), and which lanes are in contact.
         struct block_touches {
             F field[6];
             std::uint32_t in_contact;
@@ -310,11 +314,16 @@ struct circle_circle {
             const typename R::fields va = R::load_inlined(moving, q.first());
             const typename R::fields vb = R::load_inlined(moving, q.second());
             const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
-            const F total = a.f3 + b.f3;
-            const F inverse_total = zero_unless<Arch>(total > zero, divide<Arch>(F(1.0F), total));
+            // The reference's shock_of and shocked_weights.
+            const F down = k.normal_x * down_x + k.normal_y * down_y;
+            const F shock = zero_unless<Arch>(both<Arch>(a.f3 > zero, b.f3 > zero),
+                                              shock_propagation * (down * xsimd::abs(down)));
+            const F total =
+                a.f3 * (one + min_ps<Arch>(shock, zero)) + b.f3 * (one - max_ps<Arch>(shock, zero));
+            const F inverse_total = zero_unless<Arch>(total > zero, divide<Arch>(one, total));
             return block_touches{{k.normal_x, k.normal_y, inverse_total,
                                   restitution * max_ps<Arch>(negate<Arch>(approach), zero),
-                                  friction * (k.depth * inverse_h) * inverse_total, zero},
+                                  friction * (k.depth * inverse_h) * inverse_total, shock},
                                  lane_bits<Arch>(both<Arch>(k.hit, k.depth > zero))};
         };
         std::size_t count = 0;

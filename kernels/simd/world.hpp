@@ -264,7 +264,7 @@ private:
     // The touch fields the impulse needs, lane j from *lane(j), and whether the lanes'
     // contacts are apart (apart() above).
     struct touch_fields {
-        F normal_x, normal_y, inverse_total, target, corrected_limit;
+        F normal_x, normal_y, inverse_total, target, corrected_limit, shock;
     };
     struct touch_block {
         touch_fields fields;
@@ -274,11 +274,12 @@ private:
     static touch_block load_block(Lane lane) {
         static_assert(sizeof(detail::world_touch) == 32 && alignof(detail::world_touch) == 32 &&
                       offsetof(detail::world_touch, b) == 4 &&
-                      offsetof(detail::world_touch, corrected_limit) == 24);
+                      offsetof(detail::world_touch, corrected_limit) == 24 &&
+                      offsetof(detail::world_touch, shock) == 28);
 #if defined(__x86_64__)
         if constexpr (std::is_base_of_v<xsimd::avx2, Arch>) {
             // The records (a, b, normal x and y, inverse total, target, corrected limit,
-            // unused), transposed: one aligned load per record instead of seven; the indices
+            // shock), transposed: one aligned load per record instead of seven; the indices
             // checked as vectors.
             using wide = typename F::register_type;
             const auto row = [&](std::size_t j) -> wide {
@@ -312,7 +313,7 @@ private:
             const auto not_below = _mm256_cmpeq_epi32(_mm256_max_epu32(higher, next_lower), higher);
             const int shared = _mm256_movemask_ps(_mm256_castsi256_ps(same)) |
                                (_mm256_movemask_ps(_mm256_castsi256_ps(not_below)) & 0x7F);
-            return {{low(2), low(3), high(0), high(1), high(2)}, shared == 0};
+            return {{low(2), low(3), high(0), high(1), high(2), high(3)}, shared == 0};
         } else if constexpr (is_sse<Arch>) {
             // The records, transposed: two aligned loads per record instead of five.
             const auto row = [&](std::size_t j, std::size_t at) {
@@ -321,15 +322,16 @@ private:
             __m128 f0 = row(0, 0), f1 = row(1, 0), f2 = row(2, 0), f3 = row(3, 0);
             __m128 f4 = row(0, 4), f5 = row(1, 4), f6 = row(2, 4), f7 = row(3, 4);
             _MM_TRANSPOSE4_PS(f0, f1, f2, f3); // a, b, normal x and y
-            _MM_TRANSPOSE4_PS(f4, f5, f6, f7); // inverse total, target, limit, unused
-            return {{f2, f3, f4, f5, f6}, apart(lane)};
+            _MM_TRANSPOSE4_PS(f4, f5, f6, f7); // inverse total, target, limit, shock
+            return {{f2, f3, f4, f5, f6, f7}, apart(lane)};
         }
 #endif
         return {{field(lane, &detail::world_touch::normal_x),
                  field(lane, &detail::world_touch::normal_y),
                  field(lane, &detail::world_touch::inverse_total),
                  field(lane, &detail::world_touch::target),
-                 field(lane, &detail::world_touch::corrected_limit)},
+                 field(lane, &detail::world_touch::corrected_limit),
+                 field(lane, &detail::world_touch::shock)},
                 apart(lane)};
     }
     template <class Lane, std::size_t... J>
@@ -343,7 +345,7 @@ private:
     }
 
     // The reference's world_impulse_of and push_pair for the contacts at lane(j), on the
-    // packed velocities (and inverse masses, w = f2).
+    // packed velocities (and inverse masses, w = f2, scaled by the touch's shock).
     template <class Lane>
     static void respond(Lane lane, const touch_fields& t, const F& friction, float* moving) {
         using R = records<Arch>;
@@ -364,8 +366,10 @@ private:
                                   min_ps<Arch>(negate<Arch>(vt) * t.inverse_total, limit));
         const F px = j * t.normal_x + jt * tx;
         const F py = j * t.normal_y + jt * ty;
-        const F wa = va.f2;
-        const F wb = vb.f2;
+        // The reference's shocked_weights.
+        const F one(1.0F);
+        const F wa = va.f2 * (one + min_ps<Arch>(t.shock, zero));
+        const F wb = vb.f2 * (one - max_ps<Arch>(t.shock, zero));
         const M a_moves = wa > zero;
         const M b_moves = wb > zero;
         R::store(moving, first,

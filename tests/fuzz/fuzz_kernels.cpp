@@ -172,6 +172,10 @@ input decode(const std::uint8_t* data, std::size_t size) {
             in.values[k * in.n + i] = r.value();
         }
     }
+    // Read last, so that inputs saved before shock propagation keep their meaning above.
+    in.touch.down_x = r.value();
+    in.touch.down_y = r.value();
+    in.touch.shock_propagation = r.fraction_of(1.0F);
     return in;
 }
 
@@ -351,7 +355,7 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
             for (std::size_t q = i; q < count; q += s.n) {
                 const detail::world_touch& w = touches[q];
                 sum = sum * 31U + w.a * 7U + w.b;
-                for (const float v : {w.normal_x, w.normal_y, w.inverse_total, w.target, w.unused,
+                for (const float v : {w.normal_x, w.normal_y, w.inverse_total, w.target, w.shock,
                                       w.corrected_limit}) {
                     sum = sum * 31U + canonical_bits(v);
                 }
