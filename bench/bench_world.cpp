@@ -25,12 +25,11 @@
 // below 0.01, for at most a simulated minute) before timing. Settling 10 000 circles takes
 // seconds here, 100 000 minutes; 1 000 000 ran 84 minutes (at 4930d04, beside other work)
 // and stopped at the cap with a mean squared speed of 44, the pile still sinking (mean vy
-// -2.8). With shock propagation (0.5, at 29cda5e) 10 000 and 100 000 settled together in
-// under two minutes, and 1 000 000 ran 39 minutes to the cap, mean squared speed 116: its
-// lowest quarter at rest (0.011), everything above still moving down (mean vy -4 to -12).
-// The larger ones run only when a filter asks for them.
-// SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there (pile-<n>.bin), so that
-// each size settles once.
+// -2.8). With shock propagation 0.5 (its default at 29cda5e; off now) 10 000 and 100 000 settled
+// together in under two minutes, and 1 000 000 ran 39 minutes to the cap, mean squared speed 116:
+// its lowest quarter at rest (0.011), everything above still moving down (mean vy -4 to -12). The
+// larger ones run only when a filter asks for them. SIMDCOLLIDE_BENCH_SCENES=<directory> keeps
+// settled piles there (pile-<n>.bin), so that each size settles once.
 #include "bench_support.hpp"
 #include "circle_grid.hpp"
 

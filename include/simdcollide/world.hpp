@@ -62,7 +62,7 @@
 //      applies their change (sequential impulses): the normal total
 //      max(J + (e * max(-vn0, 0) - vn) / W, 0) may shrink again, and the friction total
 //      stays within mu * (depth * (1 / h) / W + normal total). With shock propagation
-//      (world_options::shock_propagation, s; 0.5 by default), the lower circle of a pair of
+//      (world_options::shock_propagation, s; 0 by default), the lower circle of a pair of
 //      moving circles acts with its inverse mass scaled by 1 - s * d^2, d the normal's
 //      component along gravity, and W is the sum of the weights so scaled (phase 2 keeps
 //      the signed share in world_touch::shock).
@@ -72,13 +72,13 @@
 // back up and swings. A 30-wide, 600-row drop (18 000 circles spawned as the benchmark
 // spawns them, between two walls; 1 500 steps, sampled every 100): with
 // shock_propagation = 0 its median height swung between 29 and 227 and its mean vy between
-// -33 and +39; with 0.5 (the default) it landed by step 500 and held a median height of
-// 131 to 135 to step 1 500, mean vy within +-1.8 from step 700 and mean v^2 falling from
-// 194 (step 500) to 4.3 (step 1 500), still settling; with 1, heights 138 to 140 from step
-// 700 but mean v^2 between 6 and 662 (full shock stops a landing column as if rigid, but
-// makes the pile jitter). A 10-wide, 200-row drop comes to rest with 0.5 (mean v^2 below
-// 0.5 from step 700 to 1 000; tests/test_many_against_many.cpp) and swings without it. The
-// measurements below were taken before shock propagation, with none.
+// -33 and +39; with 0.5 (suggested; off by default) it landed by step 500 and held a
+// median height of 131 to 135 to step 1 500, mean vy within +-1.8 from step 700 and mean v^2
+// falling from 194 (step 500) to 4.3 (step 1 500), still settling; with 1, heights 138 to 140 from
+// step 700 but mean v^2 between 6 and 662 (full shock stops a landing column as if rigid, but makes
+// the pile jitter). A 10-wide, 200-row drop comes to rest with 0.5 (mean v^2 below 0.5 from step
+// 700 to 1 000; tests/test_many_against_many.cpp) and swings without it. The measurements below
+// were taken before shock propagation, with none.
 //
 // Earlier, with no shock propagation: a pile several hundred circles deep held its
 // height but did not come to rest. Measured on a hexagonal tower of 19 000 circles (radius
@@ -236,9 +236,13 @@ struct world_options {
     /// equal weights stop a column of n circles only over about n passes. Not applied when
     /// either circle is static, nor without gravity. It gives up phase 6's conservation of
     /// momentum along gravity for those pairs (the lower circle is given less than its share),
-    /// which is what lets a deep pile land and rest; 0 gives the plain impulses. See "Deep
-    /// piles" at the top of this file for what it does to a 600-row drop.
-    float shock_propagation = 0.5F;
+    /// which is what lets a deep pile land and rest; 0 (the default) gives the plain
+    /// impulses. 0.5 is what we suggest for piles more than about a hundred circles deep;
+    /// see "Deep piles" at the top of this file for what it does to a 600-row drop. Off by
+    /// default because it costs: the settled 10 000-circle benchmark pile steps about 10%
+    /// slower with 0.5 (phase 2 works out the scaled weights, and the pile settles into a
+    /// state that lists more often).
+    float shock_propagation = 0.0F;
 };
 
 /// Owns circles (position, radius, inverse mass, velocity) and static boxes, and steps them.

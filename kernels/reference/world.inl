@@ -5,11 +5,11 @@
 
 // Shock propagation (world_options::shock_propagation): d, the normal's component along
 // gravity, is > 0 when b lies below a. The touch keeps p.shock_propagation * d * |d|, the
-// share of the lower circle's weight taken away, signed by which circle is lower: 0 unless
-// both circles move.
+// share of the lower circle's weight taken away, signed by which circle is lower: +0 unless
+// both circles move and shock propagation is on.
 inline float shock_of(float wa, float wb, float normal_x, float normal_y,
                       const simdcollide::detail::touch_parameters& p) {
-    if (!(wa > 0.0F && wb > 0.0F)) {
+    if (p.shock_propagation == 0.0F || !(wa > 0.0F && wb > 0.0F)) {
         return 0.0F;
     }
     const float down = normal_x * p.down_x + normal_y * p.down_y;

@@ -300,6 +300,7 @@ struct circle_circle {
         const F down_x(p.down_x);
         const F down_y(p.down_y);
         const F shock_propagation(p.shock_propagation);
+        const bool shocks = p.shock_propagation != 0.0F;
         const F one(1.0F);
         // A block's touch fields (normal x and y, inverse total, target, corrected limit and
         // shock: world_touch after the two indices), and which lanes are in contact.
@@ -314,12 +315,17 @@ struct circle_circle {
             const typename R::fields va = R::load_inlined(moving, q.first());
             const typename R::fields vb = R::load_inlined(moving, q.second());
             const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
-            // The reference's shock_of and shocked_weights.
-            const F down = k.normal_x * down_x + k.normal_y * down_y;
-            const F shock = zero_unless<Arch>(both<Arch>(a.f3 > zero, b.f3 > zero),
-                                              shock_propagation * (down * xsimd::abs(down)));
-            const F total =
-                a.f3 * (one + min_ps<Arch>(shock, zero)) + b.f3 * (one - max_ps<Arch>(shock, zero));
+            // The reference's shock_of and shocked_weights; without shock propagation, the
+            // plain weights (their bits: w * 1 is w) and no share, as the reference does.
+            F shock = zero;
+            F total = a.f3 + b.f3;
+            if (shocks) {
+                const F down = k.normal_x * down_x + k.normal_y * down_y;
+                shock = zero_unless<Arch>(both<Arch>(a.f3 > zero, b.f3 > zero),
+                                          shock_propagation * (down * xsimd::abs(down)));
+                total = a.f3 * (one + min_ps<Arch>(shock, zero)) +
+                        b.f3 * (one - max_ps<Arch>(shock, zero));
+            }
             const F inverse_total = zero_unless<Arch>(total > zero, divide<Arch>(one, total));
             return block_touches{{k.normal_x, k.normal_y, inverse_total,
                                   restitution * max_ps<Arch>(negate<Arch>(approach), zero),
