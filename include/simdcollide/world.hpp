@@ -240,8 +240,8 @@ struct world_options {
     /// impulses. 0.5 is what we suggest for piles more than about a hundred circles deep;
     /// see "Deep piles" at the top of this file for what it does to a 600-row drop. Off by
     /// default because it costs: the settled 10 000-circle benchmark pile steps about 10%
-    /// slower with 0.5 (phase 2 works out the scaled weights, and the pile settles into a
-    /// state that lists more often).
+    /// slower with 0.5 (phase 2 works out the scaled weights, and the pile it settles into
+    /// relists partially on 96% of steps, against 84%).
     float shock_propagation = 0.0F;
 };
 
