@@ -45,6 +45,46 @@ TEST(containers, aligned_and_padded_with_zeros) {
     EXPECT_EQ(copy.x[1], 1);
 }
 
+// containers.hpp: arrays of a page or more start on different lines of a 4 KiB page, at
+// least 5 lines apart for any 8 made in a row (the allocator alone put every array of
+// 128 KiB or more at the same offset), and keep their values through growth and copies.
+TEST(containers, large_arrays_start_on_lines_apart_in_a_page) {
+    constexpr std::size_t page = 4096;
+    constexpr std::size_t lines = page / 64;
+    for (const std::size_t count : {std::size_t{1024}, std::size_t{4096}, std::size_t{65536}}) {
+        std::vector<aligned_floats> fields;
+        for (int k = 0; k < 8; ++k) {
+            fields.emplace_back(count);
+        }
+        for (std::size_t a = 0; a < fields.size(); ++a) {
+            const auto at = reinterpret_cast<std::uintptr_t>(fields[a].data());
+            ASSERT_EQ(at % 64, 0U);
+            for (std::size_t b = a + 1; b < fields.size(); ++b) {
+                const std::size_t line_a = at % page / 64;
+                const std::size_t line_b =
+                    reinterpret_cast<std::uintptr_t>(fields[b].data()) % page / 64;
+                const std::size_t apart = (line_a + lines - line_b) % lines;
+                EXPECT_GE(std::min(apart, lines - apart), 5U)
+                    << count << " floats, arrays " << a << " and " << b;
+            }
+        }
+    }
+    aligned_floats grown;
+    for (int i = 0; i < 5000; ++i) { // small, then past a page, then reallocated twice more
+        grown.push_back(static_cast<float>(i));
+    }
+    const aligned_floats copy = grown;
+    for (int i = 0; i < 5000; ++i) {
+        ASSERT_EQ(grown[static_cast<std::size_t>(i)], static_cast<float>(i));
+        ASSERT_EQ(copy[static_cast<std::size_t>(i)], static_cast<float>(i));
+    }
+    for (std::size_t i = grown.size(); i < grown.capacity(); ++i) {
+        EXPECT_EQ(grown[i], 0.0F);
+    }
+    const aligned_floats small(100); // under a page: 64-byte aligned as before
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small.data()) % 64, 0U);
+}
+
 class kernel_arguments : public ::testing::TestWithParam<bool> {}; // reference or dispatched
 
 // Calls a kernel through the public API, reference or dispatched.
