@@ -267,6 +267,54 @@ TEST_P(circle_circle_simd, pair_list_separation_keeps_pair_order_within_a_block)
     }
 }
 
+// A list sorted by a, as a broad phase writes one: circle i in a run of 1 to 35 pairs as a
+// (runs shorter and longer than a block, starting anywhere in one), entered as b just before
+// its run and again just after it. The SIMD paths keep a run's record in a register between
+// its additions (records::add_in_order); the bits must not change.
+TEST_P(circle_circle_simd, pair_list_separation_matches_reference_on_runs_of_one_circle) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    constexpr std::size_t n = 48;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    std::uniform_int_distribution<std::uint32_t> pick(0, n - 1);
+    pile want(n, 11);
+    for (std::size_t i = 0; i < n; ++i) { // all within reach of each other, most overlapping
+        want.x[i] = 2.0F * unit(rng);
+        want.y[i] = 2.0F * unit(rng);
+        want.r[i] = 0.6F + unit(rng);
+    }
+    want.pairs.clear();
+    for (std::uint32_t i = 1; i < n; ++i) {
+        want.pairs.push_back({i - 1, i});
+        const std::size_t run = 1 + (i * 7) % 35;
+        for (std::size_t k = 0; k < run; ++k) {
+            const std::uint32_t other = pick(rng);
+            if (other != i) {
+                want.pairs.push_back({i, other});
+            }
+        }
+        want.pairs.push_back({static_cast<std::uint32_t>((i + 1) % n), i});
+    }
+    pile got = want;
+    const auto& ref = detail::reference_table();
+    separation_workspace ws_want, ws_got;
+    for (int iteration = 0; iteration < 3; ++iteration) {
+        const detail::pair_corrections sw = detail::begin_pair_corrections(ws_want, n);
+        ref.circle_circle.pair_corrections(want.view(), want.pairs.data(), want.pairs.size(),
+                                           separation_weighting::inverse_mass, sw);
+        const std::size_t moved = ref.circle_circle.apply_corrections(sw, want.view());
+        const detail::pair_corrections sg = detail::begin_pair_corrections(ws_got, n);
+        table.circle_circle.pair_corrections(got.view(), got.pairs.data(), got.pairs.size(),
+                                             separation_weighting::inverse_mass, sg);
+        EXPECT_EQ(table.circle_circle.apply_corrections(sg, got.view()), moved);
+        EXPECT_GT(moved, n / 2);
+        for (std::size_t i = 0; i < n; ++i) {
+            EXPECT_SAME_BITS(got.x[i], want.x[i], "x", i);
+            EXPECT_SAME_BITS(got.y[i], want.y[i], "y", i);
+        }
+    }
+}
+
 // Contacts over a pair list: the pile (coincident centres, a repeated pair, lengths around
 // the lane count) and random pairs in both orientations, on views offset by one element.
 TEST_P(circle_circle_simd, pair_list_contact_matches_reference) {
