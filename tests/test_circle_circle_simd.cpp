@@ -184,6 +184,16 @@ struct pile {
     std::vector<circle_pair> pairs;
 };
 
+// One round of pair-list separation through `table` as the public call runs it (the sums
+// zeroed, every pair's correction added, the means applied); returns how many circles moved.
+std::size_t separate_round(const detail::kernel_table& table, particles_view circles,
+                           const std::vector<circle_pair>& pairs, separation_weighting mode,
+                           separation_workspace& workspace) {
+    const detail::pair_corrections sums = detail::begin_pair_corrections(workspace, circles.count);
+    table.circle_circle.pair_corrections(circles, pairs.data(), pairs.size(), mode, sums);
+    return table.circle_circle.apply_corrections(sums, circles);
+}
+
 TEST_P(circle_circle_simd, pair_list_separation_matches_reference) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     for (const separation_weighting mode :
@@ -196,15 +206,9 @@ TEST_P(circle_circle_simd, pair_list_separation_matches_reference) {
             separation_workspace ws_want, ws_got;
             for (int iteration = 0; iteration < 3; ++iteration) {
                 // Through the table: the public call runs the same shared accumulation.
-                const detail::pair_corrections sw = detail::begin_pair_corrections(ws_want, n);
-                detail::reference_table().circle_circle.pair_corrections(
-                    want.view(), want.pairs.data(), want.pairs.size(), mode, sw);
-                const std::size_t moved_want =
-                    detail::reference_table().circle_circle.apply_corrections(sw, want.view());
-                const detail::pair_corrections sg = detail::begin_pair_corrections(ws_got, n);
-                table.circle_circle.pair_corrections(got.view(), got.pairs.data(), got.pairs.size(),
-                                                     mode, sg);
-                EXPECT_EQ(table.circle_circle.apply_corrections(sg, got.view()), moved_want);
+                const std::size_t moved_want = separate_round(
+                    detail::reference_table(), want.view(), want.pairs, mode, ws_want);
+                EXPECT_EQ(separate_round(table, got.view(), got.pairs, mode, ws_got), moved_want);
                 for (std::size_t i = 0; i < n; ++i) {
                     EXPECT_SAME_BITS(got.x[i], want.x[i], "x", i);
                     EXPECT_SAME_BITS(got.y[i], want.y[i], "y", i);
@@ -251,14 +255,11 @@ TEST_P(circle_circle_simd, pair_list_separation_keeps_pair_order_within_a_block)
         const auto& ref = detail::reference_table();
         separation_workspace ws_want, ws_got;
         for (int iteration = 0; iteration < 3; ++iteration) {
-            const detail::pair_corrections sw = detail::begin_pair_corrections(ws_want, n);
-            ref.circle_circle.pair_corrections(offset(want), want.pairs.data(), want.pairs.size(),
-                                               separation_weighting::inverse_mass, sw);
-            const std::size_t moved = ref.circle_circle.apply_corrections(sw, offset(want));
-            const detail::pair_corrections sg = detail::begin_pair_corrections(ws_got, n);
-            table.circle_circle.pair_corrections(offset(got), got.pairs.data(), got.pairs.size(),
-                                                 separation_weighting::inverse_mass, sg);
-            EXPECT_EQ(table.circle_circle.apply_corrections(sg, offset(got)), moved);
+            const std::size_t moved = separate_round(ref, offset(want), want.pairs,
+                                                     separation_weighting::inverse_mass, ws_want);
+            EXPECT_EQ(separate_round(table, offset(got), got.pairs,
+                                     separation_weighting::inverse_mass, ws_got),
+                      moved);
             for (std::size_t i = 0; i <= n; ++i) {
                 EXPECT_SAME_BITS(got.x[i], want.x[i], "x", i);
                 EXPECT_SAME_BITS(got.y[i], want.y[i], "y", i);
@@ -299,14 +300,11 @@ TEST_P(circle_circle_simd, pair_list_separation_matches_reference_on_runs_of_one
     const auto& ref = detail::reference_table();
     separation_workspace ws_want, ws_got;
     for (int iteration = 0; iteration < 3; ++iteration) {
-        const detail::pair_corrections sw = detail::begin_pair_corrections(ws_want, n);
-        ref.circle_circle.pair_corrections(want.view(), want.pairs.data(), want.pairs.size(),
-                                           separation_weighting::inverse_mass, sw);
-        const std::size_t moved = ref.circle_circle.apply_corrections(sw, want.view());
-        const detail::pair_corrections sg = detail::begin_pair_corrections(ws_got, n);
-        table.circle_circle.pair_corrections(got.view(), got.pairs.data(), got.pairs.size(),
-                                             separation_weighting::inverse_mass, sg);
-        EXPECT_EQ(table.circle_circle.apply_corrections(sg, got.view()), moved);
+        const std::size_t moved = separate_round(ref, want.view(), want.pairs,
+                                                 separation_weighting::inverse_mass, ws_want);
+        EXPECT_EQ(separate_round(table, got.view(), got.pairs, separation_weighting::inverse_mass,
+                                 ws_got),
+                  moved);
         EXPECT_GT(moved, n / 2);
         for (std::size_t i = 0; i < n; ++i) {
             EXPECT_SAME_BITS(got.x[i], want.x[i], "x", i);
