@@ -16,8 +16,10 @@ namespace {
 /// set for response, in guarded, possibly unaligned arrays.
 struct circle_pair_scene {
     circle_pair_scene(std::size_t n, std::size_t shift)
-        : ax(n, shift), ay(n, shift), ar(n, shift), aw(n, shift), avx(n, shift), avy(n, shift),
-          bx(n, shift), by(n, shift), br(n, shift), bw(n, shift), bvx(n, shift), bvy(n, shift) {}
+        : ax(n, staggered(shift, 0)), ay(n, staggered(shift, 1)), ar(n, staggered(shift, 2)),
+          aw(n, staggered(shift, 3)), avx(n, staggered(shift, 4)), avy(n, staggered(shift, 5)),
+          bx(n, staggered(shift, 6)), by(n, staggered(shift, 7)), br(n, staggered(shift, 8)),
+          bw(n, staggered(shift, 9)), bvx(n, staggered(shift, 10)), bvy(n, staggered(shift, 11)) {}
     guarded_floats ax, ay, ar, aw, avx, avy, bx, by, br, bw, bvx, bvy;
 
     std::size_t size() const { return ax.size(); }

@@ -44,15 +44,20 @@ inline std::uint32_t bits(float value) {
     return std::bit_cast<std::uint32_t>(value);
 }
 
-/// Arrays padded with a sentinel on both sides, viewed from an offset of `shift` floats, so
+/// Arrays padded with a sentinel on both sides, viewed from an offset set by `shift`, so
 /// a test sees unaligned views and catches any write outside [0, n).
 class guarded_floats {
 public:
     static constexpr std::size_t guard = 32;
     static constexpr float sentinel = -12345.678F;
 
+    /// data() lies `shift` mod 16 floats past a 64-byte boundary: every place a vector of
+    /// up to 16 floats can start from. The SIMD kernels start their whole blocks where the
+    /// field they store to reaches a vector boundary (block_loop.hpp), so the fields of one
+    /// test are put at different shifts (staggered) to cover loads misaligned to that.
     guarded_floats(std::size_t n, std::size_t shift)
-        : storage_(n + 2 * guard + shift, sentinel), first_(guard + shift), n_(n) {}
+        : storage_(n + 2 * guard + 2 * floats_per_line, sentinel),
+          first_(guard + to_line_start(storage_.data() + guard) + shift % floats_per_line), n_(n) {}
     float* data() { return storage_.data() + first_; }
     const float* data() const { return storage_.data() + first_; }
     float& operator[](std::size_t i) { return data()[i]; }
@@ -69,15 +74,31 @@ public:
     }
 
 private:
+    static constexpr std::size_t floats_per_line = 16;
+    static std::size_t to_line_start(const float* p) {
+        const auto address = reinterpret_cast<std::uintptr_t>(p);
+        return ((64 - address % 64) % 64) / sizeof(float);
+    }
+
     std::vector<float> storage_;
     std::size_t first_;
     std::size_t n_;
 };
 
+/// The shift of a test's k-th field: 5 floats further along for each field, so that the
+/// fields of one call start at different places in their 64-byte lines.
+constexpr std::size_t staggered(std::size_t shift, std::size_t k) {
+    return shift + 5 * k;
+}
+
 /// The five outputs of a contact kernel in guarded arrays.
 struct guarded_contacts {
     guarded_contacts(std::size_t n, std::size_t shift)
-        : field{{n, shift}, {n, shift}, {n, shift}, {n, shift}, {n, shift}} {}
+        : field{{n, staggered(shift + 3, 0)},
+                {n, staggered(shift + 3, 1)},
+                {n, staggered(shift + 3, 2)},
+                {n, staggered(shift + 3, 3)},
+                {n, staggered(shift + 3, 4)}} {}
     guarded_floats field[5]; // normal_x, normal_y, depth, point_x, point_y
     contacts_view view() {
         return {field[0].data(), field[1].data(), field[2].data(),
@@ -100,8 +121,9 @@ inline void expect_same_contacts(const guarded_contacts& got, const guarded_cont
 /// n circle-box pairs in guarded, possibly unaligned arrays.
 struct pair_scene {
     pair_scene(std::size_t n, std::size_t shift)
-        : x(n, shift), y(n, shift), radius(n, shift), min_x(n, shift), min_y(n, shift),
-          max_x(n, shift), max_y(n, shift) {}
+        : x(n, staggered(shift, 0)), y(n, staggered(shift, 1)), radius(n, staggered(shift, 2)),
+          min_x(n, staggered(shift, 3)), min_y(n, staggered(shift, 4)),
+          max_x(n, staggered(shift, 5)), max_y(n, staggered(shift, 6)) {}
     guarded_floats x, y, radius, min_x, min_y, max_x, max_y;
 
     std::size_t size() const { return x.size(); }
@@ -221,12 +243,13 @@ struct run_case {
     std::uint32_t seed;
 };
 
-/// Every edge length at every misalignment of 0 to 3 floats, then one long run.
+/// Every edge length at every misalignment of 0 to 15 floats past a 64-byte boundary (its
+/// fields staggered from there), then one long run.
 inline std::vector<run_case> run_cases(std::uint32_t first_seed, run_case long_run) {
     std::vector<run_case> out;
     std::uint32_t seed = first_seed;
     for (std::size_t n : edge_lengths()) {
-        for (std::size_t shift = 0; shift < 4; ++shift) {
+        for (std::size_t shift = 0; shift < 16; ++shift) {
             out.push_back({n, shift, seed++});
         }
     }

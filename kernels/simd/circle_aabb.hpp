@@ -121,7 +121,7 @@ struct circle_aabb {
     // The loops over pairs, one per kernel table entry (kernel_table.hpp).
 
     static void closest_point(circles_cview c, aabbs_view b, points_view out) {
-        for_each_block<Arch>(c.count, [=](const auto& block) {
+        for_each_block_storing<Arch>(out.x, c.count, [=](const auto& block) {
             const closest_point_result s =
                 closest_point_of(block.load(c.x), block.load(c.y), block.load(b.min_x),
                                  block.load(b.min_y), block.load(b.max_x), block.load(b.max_y));
@@ -131,7 +131,7 @@ struct circle_aabb {
     }
 
     static void distance_squared(circles_cview c, aabbs_view b, float* out) {
-        for_each_block<Arch>(c.count, [=](const auto& block) {
+        for_each_block_storing<Arch>(out, c.count, [=](const auto& block) {
             block.store(out, distance_squared_of(block.load(c.x), block.load(c.y),
                                                  block.load(b.min_x), block.load(b.min_y),
                                                  block.load(b.max_x), block.load(b.max_y)));
@@ -140,7 +140,7 @@ struct circle_aabb {
 
     static std::size_t overlap(circles_cview c, aabbs_view b, std::uint8_t* mask, float margin) {
         const F m(margin);
-        return for_each_block<Arch>(c.count, [=](const auto& block) {
+        return for_each_block_storing<Arch>(c.x, c.count, [=](const auto& block) {
             const M hit = overlap_of(block.load(c.x), block.load(c.y), block.load(c.radius),
                                      block.load(b.min_x), block.load(b.min_y), block.load(b.max_x),
                                      block.load(b.max_y), m);
@@ -153,7 +153,7 @@ struct circle_aabb {
 
     static std::size_t contact(circles_cview c, aabbs_view b, contacts_view out, float margin) {
         const F m(margin);
-        return for_each_block<Arch>(c.count, [=](const auto& block) {
+        return for_each_block_storing<Arch>(out.normal_x, c.count, [=](const auto& block) {
             const contact_result k = contact_of(
                 block.load(c.x), block.load(c.y), block.load(c.radius), block.load(b.min_x),
                 block.load(b.min_y), block.load(b.max_x), block.load(b.max_y), m);
@@ -178,9 +178,9 @@ struct circle_aabb {
             return moved;
         };
         if (c.count < streams_from) {
-            return for_each_block<Arch>(c.count, push);
+            return for_each_block_storing<Arch>(c.x, c.count, push);
         }
-        return for_each_block<Arch>(c.count, [=](const auto& block) {
+        return for_each_block_storing<Arch>(c.x, c.count, [=](const auto& block) {
             prefetch_ahead<Arch>(block.first, c.count, c.x, c.y, c.radius, b.min_x, b.min_y,
                                  b.max_x, b.max_y);
             return push(block);
@@ -194,7 +194,7 @@ struct circle_aabb {
         const F min_y(box.min_y);
         const F max_x(box.max_x);
         const F max_y(box.max_y);
-        return for_each_block<Arch>(c.count, [=](const auto& block) {
+        return for_each_block_storing<Arch>(c.x, c.count, [=](const auto& block) {
             const F cx = block.load(c.x);
             const F cy = block.load(c.y);
             const contact_result k =

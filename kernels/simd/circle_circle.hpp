@@ -113,7 +113,7 @@ struct circle_circle {
     }
 
     static void distance_squared(circles_cview a, circles_cview b, float* out) {
-        for_each_block<Arch>(a.count, [=](const auto& block) {
+        for_each_block_storing<Arch>(out, a.count, [=](const auto& block) {
             const F dx = block.load(b.x) - block.load(a.x);
             const F dy = block.load(b.y) - block.load(a.y);
             block.store(out, dx * dx + dy * dy);
@@ -122,7 +122,7 @@ struct circle_circle {
 
     // contact_of(...).hit alone.
     static std::size_t overlap(circles_cview a, circles_cview b, std::uint8_t* mask) {
-        return for_each_block<Arch>(a.count, [=](const auto& block) {
+        return for_each_block_storing<Arch>(a.x, a.count, [=](const auto& block) {
             const F dx = block.load(b.x) - block.load(a.x);
             const F dy = block.load(b.y) - block.load(a.y);
             const F reach = block.load(a.radius) + block.load(b.radius);
@@ -135,7 +135,7 @@ struct circle_circle {
     }
 
     static std::size_t contact(circles_cview a, circles_cview b, contacts_view out) {
-        return for_each_block<Arch>(a.count, [=](const auto& block) {
+        return for_each_block_storing<Arch>(out.normal_x, a.count, [=](const auto& block) {
             const contact_result k =
                 contact_of(block.load(a.x), block.load(a.y), block.load(a.radius), block.load(b.x),
                            block.load(b.y), block.load(b.radius));
@@ -146,7 +146,7 @@ struct circle_circle {
 
     static std::size_t separate(particles_view a, particles_view b, separation_weighting mode) {
         return with_mode(mode, [=](auto weighting) {
-            return for_each_block<Arch>(a.count, [=](const auto& block) {
+            return for_each_block_storing<Arch>(a.x, a.count, [=](const auto& block) {
                 const F ax = block.load(a.x);
                 const F ay = block.load(a.y);
                 const F bx = block.load(b.x);
@@ -167,7 +167,7 @@ struct circle_circle {
     // no mass) at bodies + 4 i, so that gathering a circle is one load.
     static void pack(const float* x, const float* y, const float* radius, const float* mass,
                      std::size_t count, float* bodies) {
-        for_each_block<Arch>(count, [=](const auto& block) {
+        for_each_block_storing<Arch>(x, count, [=](const auto& block) {
             records<Arch>::store_run(bodies, block.first,
                                      {block.load(x), block.load(y), block.load(radius),
                                       block.load(mass == nullptr ? radius : mass)},
@@ -423,7 +423,7 @@ struct circle_circle {
     // x += sum_x / count where count > 0.
     static std::size_t apply_corrections(const detail::pair_corrections& sums, particles_view c) {
         using R = records<Arch>;
-        return for_each_block<Arch>(c.count, [=](const auto& block) {
+        return for_each_block_storing<Arch>(c.x, c.count, [=](const auto& block) {
             const typename R::fields s = R::load_run(sums.sums, block);
             const M moved = s.f2 > F(0.0F);
             const F x = block.load(c.x);

@@ -43,7 +43,7 @@ struct response {
     static std::size_t circle_aabb(particles_view c, contacts_cview k, response_parameters p) {
         const F restitution(p.restitution);
         const F friction(p.friction);
-        return for_each_block<Arch>(c.count, [=](const auto& block) {
+        return for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
             const F vx = block.load(c.vx);
             const F vy = block.load(c.vy);
             const F w = block.load(c.inverse_mass);
@@ -59,7 +59,7 @@ struct response {
                                      response_parameters p) {
         const F restitution(p.restitution);
         const F friction(p.friction);
-        return for_each_block<Arch>(a.count, [=](const auto& block) {
+        return for_each_block_storing<Arch>(a.vx, a.count, [=](const auto& block) {
             const F avx = block.load(a.vx);
             const F avy = block.load(a.vy);
             const F bvx = block.load(b.vx);

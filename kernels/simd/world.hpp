@@ -85,7 +85,7 @@ struct world {
         const F gx(gravity_h_x);
         const F gy(gravity_h_y);
         const F step(h);
-        for_each_block<Arch>(c.count, [=](const auto& block) {
+        for_each_block_storing<Arch>(c.x, c.count, [=](const auto& block) {
             const M moves = block.load(c.inverse_mass) > F(0.0F);
             const F vx = block.load(c.vx);
             const F vy = block.load(c.vy);
@@ -111,7 +111,7 @@ struct world {
     static void hold_moves(particles_view c, const float* moved_x, const float* moved_y,
                            float fraction) {
         const F share(fraction);
-        for_each_block<Arch>(c.count, [=](const auto& block) {
+        for_each_block_storing<Arch>(c.x, c.count, [=](const auto& block) {
             const F mx = block.load(moved_x);
             const F my = block.load(moved_y);
             const F x = block.load(c.x);
@@ -134,7 +134,7 @@ struct world {
         const F per_time(inverse_h);
         const F limit(cap);
         const F limit2 = limit * limit;
-        for_each_block<Arch>(c.count, [=](const auto& block) {
+        for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
             const M moves = block.load(c.inverse_mass) > F(0.0F);
             const F cx = (block.load(c.x) - block.load(moved_x)) * per_time;
             const F cy = (block.load(c.y) - block.load(moved_y)) * per_time;
@@ -235,7 +235,7 @@ private:
     // The first two fields of `count` records (circle_circle::pack's) back into two arrays.
     static void unpack(const float* records_in, std::size_t count, float* f0, float* f1) {
         using R = records<Arch>;
-        for_each_block<Arch>(count, [=](const auto& block) {
+        for_each_block_storing<Arch>(f0, count, [=](const auto& block) {
             const typename R::fields r = R::load_run(records_in, block);
             block.store(f0, r.f0);
             block.store(f1, r.f1);
