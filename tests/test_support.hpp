@@ -58,6 +58,13 @@ public:
     guarded_floats(std::size_t n, std::size_t shift)
         : storage_(n + 2 * guard + 2 * floats_per_line, sentinel),
           first_(guard + to_line_start(storage_.data() + guard) + shift % floats_per_line), n_(n) {}
+    // A copy's storage lies elsewhere in its line, so it would keep the offset from its start
+    // but not the place past a line; a move keeps the storage.
+    guarded_floats(const guarded_floats&) = delete;
+    guarded_floats& operator=(const guarded_floats&) = delete;
+    guarded_floats(guarded_floats&&) noexcept = default;
+    guarded_floats& operator=(guarded_floats&&) noexcept = default;
+    ~guarded_floats() = default;
     float* data() { return storage_.data() + first_; }
     const float* data() const { return storage_.data() + first_; }
     float& operator[](std::size_t i) { return data()[i]; }
@@ -93,6 +100,8 @@ constexpr std::size_t staggered(std::size_t shift, std::size_t k) {
 
 /// The five outputs of a contact kernel in guarded arrays.
 struct guarded_contacts {
+    // Outputs 3 floats further along than inputs made with the same shift, so that the
+    // field a kernel stores to first is not where its loads start.
     guarded_contacts(std::size_t n, std::size_t shift)
         : field{{n, staggered(shift + 3, 0)},
                 {n, staggered(shift + 3, 1)},

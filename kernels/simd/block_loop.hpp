@@ -1,6 +1,8 @@
-// The SIMD loop skeleton shared by every kernel: full blocks of W lanes straight from the
-// caller's arrays (unaligned loads and stores), then one last partial block through
-// zero-padded stack buffers, so a kernel body is written once and sees only whole vectors.
+// The SIMD loop skeleton shared by every kernel: a first partial block up to the vector
+// boundary of the array the kernel stores to, full blocks of W lanes straight from the
+// caller's arrays (unaligned loads and stores), then one last partial block; partial blocks
+// go through zero-padded stack buffers, so a kernel body is written once and sees only whole
+// vectors.
 //
 // Everything here is a template on the xsimd architecture `Arch`. That is what keeps each
 // instruction set's code apart: kernels/isa/avx2.cpp instantiates these with xsimd::avx2
@@ -419,13 +421,6 @@ template <class Arch, class Body>
     return counts ? counter.total() : 0;
 }
 
-/// Blocks of W lanes from element 0, then the rest as one partial block: for the library's
-/// own arrays (64-byte aligned) and for loops whose blocks must start at multiples of W.
-template <class Arch, class Body>
-[[gnu::always_inline]] inline std::size_t for_each_block(std::size_t count, Body body) {
-    return for_each_block_after<Arch>(0, count, body);
-}
-
 /// How many elements of `field` come before its first address that is a multiple of the
 /// vector size (W floats), at most `count`.
 template <class Arch>
@@ -438,7 +433,7 @@ template <class Arch>
     return head < count ? head : count;
 }
 
-/// for_each_block over a caller's arrays, with the whole blocks' stores to `stored` (the
+/// for_each_block_after over a caller's arrays, with the whole blocks' stores to `stored` (the
 /// first field the body stores to, or one it loads where it stores none) aligned to the
 /// vector size: the elements before that field's first vector boundary go first, as one
 /// partial block. A vector store that straddles two cache lines costs far more than one
