@@ -65,8 +65,12 @@ struct world_kernels_table {
     /// applied at once, seeing the positions the pairs before it left (Gauss-Seidel). The
     /// pairs come in `groups` groups, group g ending at ends[g] (pair_groups.hpp): no two
     /// pairs of a group share a circle. `scratch` holds 4 floats per circle, 16-byte aligned.
+    /// `packed`: scratch already holds every circle's (x, y, radius, inverse mass) record as
+    /// pair_touches packed it, and no circle has changed since (the world's phase 2 then 3),
+    /// so SIMD paths need not pack them again; the reference never reads scratch.
     void (*separate_in_order)(particles_view, const circle_pair* pairs, const std::uint32_t* ends,
-                              std::size_t groups, separation_weighting, int rounds, float* scratch);
+                              std::size_t groups, separation_weighting, int rounds, bool packed,
+                              float* scratch);
     /// Phase 1 for every circle: v += gravity_h (g * h) and x += v * h where inverse mass
     /// > 0; every circle's position after it into moved_x, moved_y (count floats each).
     void (*integrate)(particles_view, float gravity_h_x, float gravity_h_y, float h, float* moved_x,

@@ -77,7 +77,7 @@ inline std::size_t pair_touches_loop(simdcollide::particles_view c,
 inline void separate_in_order_loop(simdcollide::particles_view c,
                                    const simdcollide::circle_pair* pairs, const std::uint32_t* ends,
                                    std::size_t groups, simdcollide::separation_weighting mode,
-                                   int rounds, float* /*scratch*/) {
+                                   int rounds, bool /*packed*/, float* /*scratch*/) {
     const std::size_t count = groups == 0 ? 0 : ends[groups - 1];
     for (int round = 0; round < rounds; ++round) {
         for (std::size_t k = 0; k < count; ++k) {

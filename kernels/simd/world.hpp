@@ -29,15 +29,20 @@ struct world {
     // round, as in circle_circle's pair list: two chains of square roots and divisions keep
     // the divider busy), both circles gathered, separated, and written back. No two pairs of
     // a group share a circle, so the blocks' lanes neither read nor write each other's
-    // circles; a lane that does not move its circle writes back the bits it read.
+    // circles; a lane that does not move its circle writes back the bits it read. Where
+    // `packed`, pair_touches has packed the circles there already (the same records, at the
+    // start of the same scratch).
     static void separate_in_order(particles_view c, const circle_pair* pairs,
                                   const std::uint32_t* ends, std::size_t groups,
-                                  separation_weighting mode, int rounds, float* scratch) {
+                                  separation_weighting mode, int rounds, bool packed,
+                                  float* scratch) {
         using R = records<Arch>;
         using CC = circle_circle<Arch>;
         using block = typename CC::pair_block;
         float* const bodies = scratch;
-        CC::pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
+        if (!packed) {
+            CC::pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
+        }
         CC::with_mode(mode, [=](auto weighting) {
             const auto separated = [=](const block& q) {
                 const typename R::fields a = R::load_inlined(bodies, q.first());

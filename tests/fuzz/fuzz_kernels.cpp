@@ -283,8 +283,9 @@ void check_circle_circle(const input& in, const detail::kernel_table& t) {
         check(in, t, "separate_in_order", [&](const detail::kernel_table& k, scene& s) {
             pair_grouper grouper;
             separation_workspace workspace;
-            detail::separate_in_order_unchecked(
-                k, s.a_particles(), grouper.group(in.distinct_pairs, s.n), mode, 2, workspace);
+            detail::separate_in_order_unchecked(k, s.a_particles(),
+                                                grouper.group(in.distinct_pairs, s.n), mode, 2,
+                                                false, workspace);
             return in.distinct_pairs.size();
         });
     }
