@@ -77,10 +77,12 @@ struct circle_aabb {
         const F to_max_y = max_y - cy;
         const M leave_min_x = to_min_x < to_max_x; // a tie leaves through max_x
         const M leave_min_y = to_min_y < to_max_y; // a tie leaves through max_y
-        const F face_x = pick<Arch>(leave_min_x, to_min_x, to_max_x);
-        const F face_y = pick<Arch>(leave_min_y, to_min_y, to_max_y);
+        // min_ps(a, b) is a < b ? a : b exactly, the reference's picks here, in one
+        // instruction where a blend is three on Intel's recent cores.
+        const F face_x = min_ps(to_min_x, to_max_x);
+        const F face_y = min_ps(to_min_y, to_max_y);
         const M x_face = face_x < face_y; // a tie leaves through the y face
-        const F inside_depth = pick<Arch>(x_face, face_x, face_y) + r;
+        const F inside_depth = min_ps(face_x, face_y) + r;
         const M inside_hit = inside_depth > negate<Arch>(margin);
 
         const M hit = pick<Arch>(outside, outside_hit, inside_hit);

@@ -47,7 +47,7 @@ struct circle_circle {
         const M coincident = d2 == F(0.0F);
         const F inverse_dist = divide<Arch>(F(1.0F), dist);
         c.normal_x = pick<Arch>(coincident, F(1.0F), dx * inverse_dist);
-        c.normal_y = pick<Arch>(coincident, F(0.0F), dy * inverse_dist);
+        c.normal_y = zero_where<Arch>(coincident, dy * inverse_dist); // pick(coincident, +0, ...)
         c.depth = reach - dist;
         const F along = ar - c.depth * F(0.5F);
         c.point_x = ax + c.normal_x * along;
