@@ -88,6 +88,9 @@ struct world_kernels_table {
     /// `scratch` holds 4 floats per circle, 16-byte aligned.
     void (*respond_pairs)(particles_view, const world_touch* touches, std::size_t count,
                           float friction, float* scratch);
+    /// to[k] = from[index[k]] for k < count, bits and all: the world's move of its circles
+    /// into slots and back. Every index within `from`; `to` does not overlap `from`.
+    void (*permute)(const float* from, const std::uint32_t* index, std::size_t count, float* to);
 };
 
 struct kernel_table {

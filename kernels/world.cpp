@@ -176,7 +176,7 @@ void particle_world::step(float dt) {
     if (circle_of_slot_.size() != size() || steps_ % sort_every == 0) {
         sort_slots();
     }
-    gather();
+    gather(kernels);
     const listing listed = listing_needed(dt);
     switch (listed) {
     case listing::kept:
@@ -197,7 +197,7 @@ void particle_world::step(float dt) {
     for (int s = 0; s < options_.substeps; ++s) {
         substep(h, kernels);
     }
-    scatter();
+    scatter(kernels);
     ++steps_;
 }
 
@@ -217,36 +217,39 @@ void particle_world::sort_slots() {
             circle_of_slot_.push_back(static_cast<std::uint32_t>(i));
         }
     }
+    slot_of_circle_.resize(n);
+    for (std::size_t s = 0; s < n; ++s) {
+        slot_of_circle_[circle_of_slot_[s]] = static_cast<std::uint32_t>(s);
+    }
     cells_current_ = false;
     listed_x_.clear(); // the next listing is a full one
 }
 
 // The circles into their slots, for a step; and the step's results back to the caller's
-// indexing (radius and inverse mass are not changed by a step).
-void particle_world::gather() {
+// indexing (radius and inverse mass are not changed by a step). Both ways are gathers
+// (kernel permute), the way back through the inverse permutation: SIMD paths gather several
+// circles per instruction, where scattering would take one store each.
+void particle_world::gather(const detail::kernel_table& kernels) {
     const std::size_t n = size();
     for (aligned_floats* field : {&x_, &y_, &radius_, &inverse_mass_, &vx_, &vy_}) {
         field->resize(n);
     }
-    for (std::size_t s = 0; s < n; ++s) {
-        const std::uint32_t i = circle_of_slot_[s];
-        x_[s] = indexed_.x[i];
-        y_[s] = indexed_.y[i];
-        radius_[s] = indexed_.radius[i];
-        inverse_mass_[s] = indexed_.inverse_mass[i];
-        vx_[s] = indexed_.vx[i];
-        vy_[s] = indexed_.vy[i];
-    }
+    const std::uint32_t* const circle = circle_of_slot_.data();
+    kernels.world.permute(indexed_.x.data(), circle, n, x_.data());
+    kernels.world.permute(indexed_.y.data(), circle, n, y_.data());
+    kernels.world.permute(indexed_.radius.data(), circle, n, radius_.data());
+    kernels.world.permute(indexed_.inverse_mass.data(), circle, n, inverse_mass_.data());
+    kernels.world.permute(indexed_.vx.data(), circle, n, vx_.data());
+    kernels.world.permute(indexed_.vy.data(), circle, n, vy_.data());
 }
 
-void particle_world::scatter() {
-    for (std::size_t s = 0; s < size(); ++s) {
-        const std::uint32_t i = circle_of_slot_[s];
-        indexed_.x[i] = x_[s];
-        indexed_.y[i] = y_[s];
-        indexed_.vx[i] = vx_[s];
-        indexed_.vy[i] = vy_[s];
-    }
+void particle_world::scatter(const detail::kernel_table& kernels) {
+    const std::size_t n = size();
+    const std::uint32_t* const slot = slot_of_circle_.data();
+    kernels.world.permute(x_.data(), slot, n, indexed_.x.data());
+    kernels.world.permute(y_.data(), slot, n, indexed_.y.data());
+    kernels.world.permute(vx_.data(), slot, n, indexed_.vx.data());
+    kernels.world.permute(vy_.data(), slot, n, indexed_.vy.data());
 }
 
 // How far gravity alone carries a circle in a step of dt, |g| dt^2: the same for every

@@ -5,8 +5,11 @@
 #include "test_support.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
+#include <random>
 #include <vector>
 
 namespace simdcollide::testing {
@@ -639,6 +642,43 @@ TEST_P(circle_circle_simd, world_per_circle_phases_match_reference) {
         expect_same(got.ax, want.ax, "x after the gain"); // not written
         if (rc.n > 0) {
             EXPECT_TRUE(std::signbit(want.avx[0])) << "a static circle gains nothing";
+        }
+    }
+}
+
+// The world's move of its circles into slots and back (kernel_table.hpp, permute): the same
+// bits as the reference, which are from[index[k]]'s, on every length around the lane counts
+// and every misalignment; permutations and indices that repeat, and values a float copy
+// could change (signalling and quiet NaNs with payloads, -0, subnormals, infinities).
+TEST_P(circle_circle_simd, world_permute_matches_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const auto& ref = detail::reference_table().world;
+    const std::uint32_t odd[] = {0x7F800001U, 0xFFC01234U, 0x80000000U, 0x00000001U, 0xFF800000U};
+    for (const run_case& rc : cases()) {
+        guarded_floats from(rc.n, rc.shift);
+        std::mt19937 rng(rc.seed);
+        std::uniform_real_distribution<float> unit(-100.0F, 100.0F);
+        for (std::size_t i = 0; i < rc.n; ++i) {
+            from[i] = i % 7 < 5 ? unit(rng) : std::bit_cast<float>(odd[(i / 7) % 5]);
+        }
+        std::vector<std::uint32_t> index(rc.n);
+        std::iota(index.begin(), index.end(), 0U);
+        if (rc.seed % 2 == 0) {
+            std::shuffle(index.begin(), index.end(), rng);
+        } else if (rc.n > 0) { // repeats, the last circle included
+            std::uniform_int_distribution<std::uint32_t> any(0,
+                                                             static_cast<std::uint32_t>(rc.n) - 1);
+            for (std::uint32_t& k : index) {
+                k = any(rng);
+            }
+            index.back() = static_cast<std::uint32_t>(rc.n) - 1;
+        }
+        guarded_floats want(rc.n, rc.shift + 5), got(rc.n, rc.shift + 5);
+        ref.permute(from.data(), index.data(), rc.n, want.data());
+        table.world.permute(from.data(), index.data(), rc.n, got.data());
+        expect_same(got, want, "permuted");
+        for (std::size_t k = 0; k < rc.n; ++k) {
+            EXPECT_SAME_BITS(want[k], from[index[k]], "reference", k);
         }
     }
 }

@@ -307,8 +307,8 @@ private:
         return {pair_touching_.data(), pair_touching_count_};
     }
     void sort_slots();
-    void gather();
-    void scatter();
+    void gather(const detail::kernel_table& kernels);
+    void scatter(const detail::kernel_table& kernels);
     [[nodiscard]] particles_view slots() noexcept;
 
     /// Steps between sorts of the circles into slots (the first step sorts too): often
@@ -321,10 +321,10 @@ private:
     struct {
         aligned_floats x, y, radius, inverse_mass, vx, vy;
     } indexed_;
-    // The same fields in slot order, where a step works, and the circle in each slot. Every
-    // list below names slots.
+    // The same fields in slot order, where a step works, the circle in each slot and the
+    // slot of each circle. Every list below names slots.
     aligned_floats x_, y_, radius_, inverse_mass_, vx_, vy_;
-    std::vector<std::uint32_t> circle_of_slot_;
+    std::vector<std::uint32_t> circle_of_slot_, slot_of_circle_;
     std::size_t steps_ = 0;
     static_box_grid grid_;
     pair_finder finder_;

@@ -59,6 +59,7 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::hold_moves_loop,
             &reference_impl::gain_corrections_loop,
             &reference_impl::respond_pairs_loop,
+            &reference_impl::permute_loop,
         },
     };
     return table;

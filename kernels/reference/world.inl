@@ -98,6 +98,14 @@ inline void separate_in_order_loop(simdcollide::particles_view c,
     }
 }
 
+// The world's circles into their slots and back: to[k] = from[index[k]], bits and all.
+inline void permute_loop(const float* from, const std::uint32_t* index, std::size_t count,
+                         float* to) {
+    for (std::size_t k = 0; k < count; ++k) {
+        to[k] = from[index[k]];
+    }
+}
+
 // Phase 1 for every circle: semi-implicit Euler, v += g * h then x += v * h, for each circle
 // with inverse mass > 0 (gravity_h is g * h, worked out once); every circle's position after
 // it also goes to moved_x, moved_y, where phase 5 measures the corrections from.

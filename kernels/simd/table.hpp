@@ -48,6 +48,7 @@ const kernel_table& simd_table() noexcept {
             &simd::world<Arch>::hold_moves,
             &simd::world<Arch>::gain_corrections,
             &simd::world<World>::respond_pairs,
+            &simd::world<Arch>::permute,
         },
     };
     return table;
