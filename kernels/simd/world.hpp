@@ -87,8 +87,9 @@ struct world {
     // Reference permute_loop. With AVX2 or AVX-512, 4 or 8 floats per gather instruction,
     // with 64-bit indices: the 32-bit ones (vgatherdps) are signed, and an index of 2^31 or
     // more would reach before `from`. One float at a time elsewhere and for the tail. The
-    // world moves six fields into slots and four back each step; one at a time, the loads
-    // were 7% of a step of the 10 000-circle pile on an Intel Xeon (README).
+    // world moves six fields into slots and four back each step; one circle at a time, the
+    // two moves took 7% of a step of the 10 000-circle pile in a sampling profile on an
+    // Intel Xeon (CHANGELOG has the step's time before and after).
     static void permute(const float* from, const std::uint32_t* index, std::size_t count,
                         float* to) {
         std::size_t k = 0;
