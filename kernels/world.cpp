@@ -16,6 +16,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace simdcollide {
 namespace detail::world_impl {
@@ -231,25 +232,22 @@ void particle_world::sort_slots() {
 // circles per instruction, where scattering would take one store each.
 void particle_world::gather(const detail::kernel_table& kernels) {
     const std::size_t n = size();
-    for (aligned_floats* field : {&x_, &y_, &radius_, &inverse_mass_, &vx_, &vy_}) {
-        field->resize(n);
+    for (const auto& [indexed, slotted] :
+         {std::pair{&indexed_.x, &x_}, std::pair{&indexed_.y, &y_},
+          std::pair{&indexed_.radius, &radius_}, std::pair{&indexed_.inverse_mass, &inverse_mass_},
+          std::pair{&indexed_.vx, &vx_}, std::pair{&indexed_.vy, &vy_}}) {
+        slotted->resize(n);
+        kernels.world.permute(indexed->data(), circle_of_slot_.data(), n, slotted->data());
     }
-    const std::uint32_t* const circle = circle_of_slot_.data();
-    kernels.world.permute(indexed_.x.data(), circle, n, x_.data());
-    kernels.world.permute(indexed_.y.data(), circle, n, y_.data());
-    kernels.world.permute(indexed_.radius.data(), circle, n, radius_.data());
-    kernels.world.permute(indexed_.inverse_mass.data(), circle, n, inverse_mass_.data());
-    kernels.world.permute(indexed_.vx.data(), circle, n, vx_.data());
-    kernels.world.permute(indexed_.vy.data(), circle, n, vy_.data());
 }
 
 void particle_world::scatter(const detail::kernel_table& kernels) {
     const std::size_t n = size();
-    const std::uint32_t* const slot = slot_of_circle_.data();
-    kernels.world.permute(x_.data(), slot, n, indexed_.x.data());
-    kernels.world.permute(y_.data(), slot, n, indexed_.y.data());
-    kernels.world.permute(vx_.data(), slot, n, indexed_.vx.data());
-    kernels.world.permute(vy_.data(), slot, n, indexed_.vy.data());
+    for (const auto& [slotted, indexed] :
+         {std::pair{&x_, &indexed_.x}, std::pair{&y_, &indexed_.y}, std::pair{&vx_, &indexed_.vx},
+          std::pair{&vy_, &indexed_.vy}}) {
+        kernels.world.permute(slotted->data(), slot_of_circle_.data(), n, indexed->data());
+    }
 }
 
 // How far gravity alone carries a circle in a step of dt, |g| dt^2: the same for every
