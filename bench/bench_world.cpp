@@ -29,7 +29,10 @@
 // together in under two minutes, and 1 000 000 ran 39 minutes to the cap, mean squared speed 116:
 // its lowest quarter at rest (0.011), everything above still moving down (mean vy -4 to -12). The
 // larger ones run only when a filter asks for them. SIMDCOLLIDE_BENCH_SCENES=<directory> keeps
-// settled piles there (pile-<n>.bin), so that each size settles once.
+// settled piles there (pile-<n>.bin), so that each size settles once; they are saved every
+// simulated ten seconds while they settle. SIMDCOLLIDE_BENCH_SETTLE_MINUTES=<m> sets the cap to
+// m simulated minutes, and when set, a saved pile that has not settled settles on from where it
+// was saved, for up to m more (settled(), below).
 #include "bench_support.hpp"
 #include "circle_grid.hpp"
 
@@ -60,11 +63,24 @@ double mean_speed2(particle_world& world) {
     return p.count == 0 ? 0.0 : sum / static_cast<double>(p.count);
 }
 
-std::unique_ptr<particle_world> make_scene(std::size_t n) {
+// The scene's container is 1.2 sqrt(n) wide; its circles start in `columns` columns and
+// `rows` rows above it.
+float scene_width(std::size_t n) {
+    return 1.2F * std::sqrt(static_cast<float>(n));
+}
+std::size_t scene_columns(std::size_t n) {
+    return static_cast<std::size_t>(scene_width(n)) - 1;
+}
+float scene_rows(std::size_t n) {
+    return static_cast<float>(n) / static_cast<float>(scene_columns(n));
+}
+
+// The scene before it settles: its boxes, and its circles at rest above the floor.
+std::unique_ptr<particle_world> drop_scene(std::size_t n) {
     auto world = std::make_unique<particle_world>();
-    const float width = 1.2F * std::sqrt(static_cast<float>(n));
-    const auto columns = static_cast<std::size_t>(width) - 1;
-    const float rows = static_cast<float>(n) / static_cast<float>(columns);
+    const float width = scene_width(n);
+    const std::size_t columns = scene_columns(n);
+    const float rows = scene_rows(n);
     std::mt19937 rng(static_cast<std::uint32_t>(n));
     std::uniform_real_distribution<float> unit(0.0F, 1.0F);
     aabb_set boxes;
@@ -81,16 +97,6 @@ std::unique_ptr<particle_world> make_scene(std::size_t n) {
         world->add_circle({0.5F + static_cast<float>(i % columns) + 0.05F * unit(rng),
                            1.0F + rows + static_cast<float>(i / columns), 0.25F + 0.2F * unit(rng)},
                           1.0F);
-    }
-    // Settle: the top row falls 2 * rows in sqrt(2 h / g) seconds; then on until the mean
-    // squared speed is below 0.01 (a settled pile), for at most a simulated minute.
-    const double fall = std::sqrt(2.0 * 2.0 * rows / 9.81) + 1.0;
-    const int steps = static_cast<int>(fall * 60.0);
-    for (int s = 0; s < steps; ++s) {
-        world->step(1.0F / 60.0F);
-    }
-    for (int s = 0; s < 3600 && mean_speed2(*world) >= 0.01; ++s) {
-        world->step(1.0F / 60.0F);
     }
     return world;
 }
@@ -170,21 +176,67 @@ std::unique_ptr<particle_world> load_scene(const std::string& path, std::size_t 
     return world;
 }
 
-// The settled pile of n circles, made on first use; with SIMDCOLLIDE_BENCH_SCENES set to a
-// directory, read from there when saved before, and saved there when made.
+// How long the settle loop may run, in simulated minutes after the fall:
+// SIMDCOLLIDE_BENCH_SETTLE_MINUTES, 1 unless set. When it is set, a saved pile that is not
+// settled yet settles on for that long too (the 1 000 000-circle pile needs more than the
+// hour of wall clock a simulated minute takes; this way it settles over several runs).
+double settle_minutes(bool& given) {
+    const char* text = std::getenv("SIMDCOLLIDE_BENCH_SETTLE_MINUTES");
+    given = text != nullptr && *text != '\0';
+    if (!given) {
+        return 1.0;
+    }
+    char* end = nullptr;
+    const double minutes = std::strtod(text, &end);
+    if (*end != '\0' || !(minutes >= 0.0 && minutes <= 1e4)) {
+        throw std::invalid_argument(std::string("SIMDCOLLIDE_BENCH_SETTLE_MINUTES is \"") + text +
+                                    "\", must be a number of minutes from 0 to 10000");
+    }
+    return minutes;
+}
+
+// Steps the world (dt = 1/60) `at_least` times, then on while its mean squared speed is
+// 0.01 or more, `at_most` steps in all. With a path, the pile is saved there every
+// simulated ten seconds (a stopped run loses at most that) and at the end, and each save
+// is reported on standard error, so that a long settle can be watched.
+void settle(particle_world& world, long at_least, long at_most, const std::string& path) {
+    constexpr long checkpoint_steps = 600;
+    long s = 0;
+    for (; s < at_most && (s < at_least || mean_speed2(world) >= 0.01); ++s) {
+        world.step(1.0F / 60.0F);
+        if (!path.empty() && (s + 1) % checkpoint_steps == 0) {
+            save_scene(world, path);
+            std::fprintf(stderr, "%s: %ld steps settled this run, mean squared speed %.4g\n",
+                         path.c_str(), s + 1, mean_speed2(world));
+        }
+    }
+    if (!path.empty() && s > 0) {
+        save_scene(world, path);
+    }
+}
+
+// The settled pile of n circles, made on first use (dropped, then settled: the top row
+// falls 2 * rows in sqrt(2 h / g) seconds; then on until the mean squared speed is below
+// 0.01, for at most settle_minutes simulated minutes). With SIMDCOLLIDE_BENCH_SCENES set to
+// a directory, read from there when saved before, and saved there as it settles.
 particle_world& settled(std::size_t n) {
     static std::map<std::size_t, std::unique_ptr<particle_world>> scenes;
     std::unique_ptr<particle_world>& w = scenes[n];
     if (!w) {
+        bool minutes_given = false;
+        const long settle_steps = std::lround(settle_minutes(minutes_given) * 3600.0);
         const std::string path = scene_path(n);
         if (!path.empty()) {
             w = load_scene(path, n);
         }
+        if (w && minutes_given) {
+            settle(*w, 0, settle_steps, path); // on from where the saved pile was
+        }
         if (!w) {
-            w = make_scene(n);
-            if (!path.empty()) {
-                save_scene(*w, path);
-            }
+            w = drop_scene(n);
+            const double fall = std::sqrt(2.0 * 2.0 * scene_rows(n) / 9.81) + 1.0;
+            const auto fall_steps = static_cast<long>(fall * 60.0);
+            settle(*w, fall_steps, fall_steps + settle_steps, path);
         }
     }
     return *w;
