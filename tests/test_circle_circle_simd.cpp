@@ -356,46 +356,73 @@ TEST_P(circle_circle_simd, pair_list_contact_matches_reference) {
 // field by field, in the same order, and the same pairs, on piles with static circles,
 // coincident centres, repeated pairs, random velocities, and lengths around the lane
 // counts; for restitution and friction zero and not; with shock propagation (full, and
-// partly, under a slanted gravity) and without.
+// partly, under a slanted gravity) and without. Velocities are random and small, or at the
+// bound up to which the SIMD paths skip them for restitution 0 (+-2^120), or extreme (past
+// it, infinite, NaN), where a pair's approach can be -infinity and its target NaN.
 TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table();
+    const float inf = std::numeric_limits<float>::infinity();
+    const float extremes[] = {
+        3e38F, -3e38F, 0x1p121F, -0x1p121F, inf, -inf, std::numeric_limits<float>::quiet_NaN(),
+        1.0F};
+    const float at_bound[] = {0x1p120F, -0x1p120F, 1.0F, 0.0F, -0.0F};
     for (const std::size_t n : {std::size_t{2}, std::size_t{5}, std::size_t{9}, std::size_t{17},
                                 std::size_t{40}, std::size_t{1000}}) {
-        pile scene(n, static_cast<std::uint32_t>(n) + 7);
-        std::mt19937 rng(static_cast<std::uint32_t>(n));
-        std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
-        for (std::size_t i = 0; i < n; ++i) {
-            scene.vx[i] = unit(rng);
-            scene.vy[i] = i % 5 == 0 ? 0.0F : unit(rng);
-        }
-        for (const detail::touch_parameters p :
-             {detail::touch_parameters{0.0F, 0.0F, 240.0F},
-              detail::touch_parameters{0.7F, 0.4F, 60.0F},
-              detail::touch_parameters{0.0F, 0.2F, 240.0F, 0.0F, -1.0F, 1.0F},
-              detail::touch_parameters{0.3F, 0.2F, 240.0F, 0.6F, -0.8F, 0.5F}}) {
-            for (std::size_t count = 0; count <= scene.pairs.size();
-                 count += count < 20 ? 1 : scene.pairs.size() / 3 + 1) {
-                aligned_floats scratch(8 * n);
-                std::vector<detail::world_touch> want(count), got(count);
-                const std::size_t want_n = ref.world.pair_touches(
-                    scene.view(), scene.pairs.data(), count, p, want.data(), scratch.data());
-                const std::size_t got_n = table.world.pair_touches(
-                    scene.view(), scene.pairs.data(), count, p, got.data(), scratch.data());
-                ASSERT_EQ(got_n, want_n) << "n=" << n << " count=" << count;
-                for (std::size_t k = 0; k < want_n; ++k) {
-                    EXPECT_EQ(got[k].a, want[k].a) << k;
-                    EXPECT_EQ(got[k].b, want[k].b) << k;
-                    EXPECT_SAME_BITS(got[k].normal_x, want[k].normal_x, "normal_x", k);
-                    EXPECT_SAME_BITS(got[k].normal_y, want[k].normal_y, "normal_y", k);
-                    EXPECT_SAME_BITS(got[k].inverse_total, want[k].inverse_total, "inverse", k);
-                    EXPECT_SAME_BITS(got[k].target, want[k].target, "target", k);
-                    EXPECT_SAME_BITS(got[k].corrected_limit, want[k].corrected_limit, "limit", k);
-                    EXPECT_SAME_BITS(got[k].shock, want[k].shock, "shock", k);
+        for (const int velocities : {0, 1, 2}) {
+            pile scene(n, static_cast<std::uint32_t>(n) + 7);
+            std::mt19937 rng(static_cast<std::uint32_t>(n));
+            std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
+            for (std::size_t i = 0; i < n; ++i) {
+                if (velocities == 0) {
+                    scene.vx[i] = unit(rng);
+                    scene.vy[i] = i % 5 == 0 ? 0.0F : unit(rng);
+                } else if (velocities == 1) {
+                    scene.vx[i] = at_bound[rng() % std::size(at_bound)];
+                    scene.vy[i] = at_bound[rng() % std::size(at_bound)];
+                } else {
+                    scene.vx[i] = extremes[rng() % std::size(extremes)];
+                    scene.vy[i] = i % 3 == 0 ? extremes[rng() % std::size(extremes)] : 0.0F;
                 }
-                if (count == scene.pairs.size() && n >= 40) {
-                    EXPECT_GT(want_n, count / 4); // the pile does touch
-                    EXPECT_LT(want_n, count);     // and not everywhere
+            }
+            for (const detail::touch_parameters p :
+                 {detail::touch_parameters{0.0F, 0.0F, 240.0F},
+                  detail::touch_parameters{-0.0F, 0.2F, 240.0F},
+                  detail::touch_parameters{0.7F, 0.4F, 60.0F},
+                  detail::touch_parameters{0.0F, 0.2F, 240.0F, 0.0F, -1.0F, 1.0F},
+                  detail::touch_parameters{0.3F, 0.2F, 240.0F, 0.6F, -0.8F, 0.5F}}) {
+                for (std::size_t count = 0; count <= scene.pairs.size();
+                     count += count < 20 ? 1 : scene.pairs.size() / 3 + 1) {
+                    aligned_floats scratch(8 * n);
+                    std::vector<detail::world_touch> want(count), got(count);
+                    const std::size_t want_n = ref.world.pair_touches(
+                        scene.view(), scene.pairs.data(), count, p, want.data(), scratch.data());
+                    const std::size_t got_n = table.world.pair_touches(
+                        scene.view(), scene.pairs.data(), count, p, got.data(), scratch.data());
+                    ASSERT_EQ(got_n, want_n)
+                        << "n=" << n << " count=" << count << " velocities=" << velocities;
+                    for (std::size_t k = 0; k < want_n; ++k) {
+                        EXPECT_EQ(got[k].a, want[k].a) << k;
+                        EXPECT_EQ(got[k].b, want[k].b) << k;
+                        EXPECT_SAME_BITS(got[k].normal_x, want[k].normal_x, "normal_x", k);
+                        EXPECT_SAME_BITS(got[k].normal_y, want[k].normal_y, "normal_y", k);
+                        EXPECT_SAME_BITS(got[k].inverse_total, want[k].inverse_total, "inverse", k);
+                        EXPECT_SAME_BITS(got[k].target, want[k].target, "target", k)
+                            << "velocities=" << velocities;
+                        EXPECT_SAME_BITS(got[k].corrected_limit, want[k].corrected_limit, "limit",
+                                         k);
+                        EXPECT_SAME_BITS(got[k].shock, want[k].shock, "shock", k);
+                    }
+                    if (count == scene.pairs.size() && n >= 40) {
+                        EXPECT_GT(want_n, count / 4); // the pile does touch
+                        EXPECT_LT(want_n, count);     // and not everywhere
+                        // Some approach is -infinity, its target NaN.
+                        if (velocities == 2 && p.restitution == 0.0F) {
+                            EXPECT_TRUE(std::any_of(
+                                want.begin(), want.begin() + want_n,
+                                [](const detail::world_touch& t) { return std::isnan(t.target); }));
+                        }
+                    }
                 }
             }
         }

@@ -280,19 +280,51 @@ struct circle_circle {
         return hits.total();
     }
 
+    // Whether every circle's velocity components are within +-2^120 (NaN is not). Then each
+    // pair's approach speed (vb - va) . n is finite or NaN, never infinite: a normal's
+    // components are under 2 (about 1; up to 1.25 from subnormal offsets), so each product is
+    // below 2^122.
+    static bool velocities_within_bound(const particles_view& c) {
+        const F bound(0x1p120F);
+        const std::size_t within =
+            for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
+                return both<Arch>(xsimd::abs(block.load(c.vx)) <= bound,
+                                  xsimd::abs(block.load(c.vy)) <= bound);
+            });
+        return within == c.count;
+    }
+
     // The world's phase 2 for circle pairs (reference pair_touches_loop): the circles packed
     // as (x, y, radius, inverse mass) and (vx, vy, -, -) records, W pairs gathered at a time,
     // each lane's touch computed as the reference's touch_of does, and the lanes in contact
     // written in order, branch-free: every lane is written, and the end of the output
     // advances only past those in contact.
+    //
+    // The velocities serve only the touch's target, restitution * max(-approach, 0). With
+    // restitution +-0 (the world's default) that is restitution * 0, bits and all, for every
+    // approach but -infinity (0 * infinity is NaN), and no approach is infinite while the
+    // velocities are within bound (velocities_within_bound). Then the velocities are neither
+    // packed nor gathered.
     static std::size_t pair_touches(particles_view c, const circle_pair* pairs,
                                     std::size_t pair_count, const detail::touch_parameters& p,
                                     detail::world_touch* touches, float* scratch) {
+        const bool approach_matters = p.restitution != 0.0F || !velocities_within_bound(c);
+        return approach_matters ? pair_touches_as<true>(c, pairs, pair_count, p, touches, scratch)
+                                : pair_touches_as<false>(c, pairs, pair_count, p, touches, scratch);
+    }
+
+    // pair_touches, with (approach_matters) or without the velocities.
+    template <bool approach_matters>
+    static std::size_t pair_touches_as(particles_view c, const circle_pair* pairs,
+                                       std::size_t pair_count, const detail::touch_parameters& p,
+                                       detail::world_touch* touches, float* scratch) {
         using R = records<Arch>;
         float* const bodies = scratch;
-        float* const moving = scratch + std::size_t{4} * c.count;
         pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
-        pack(c.vx, c.vy, c.vx, c.vy, c.count, moving);
+        float* const moving = scratch + std::size_t{4} * c.count;
+        if constexpr (approach_matters) {
+            pack(c.vx, c.vy, c.vx, c.vy, c.count, moving);
+        }
         const F zero(0.0F);
         const F restitution(p.restitution);
         const F friction(p.friction);
@@ -312,9 +344,13 @@ struct circle_circle {
             const typename R::fields a = R::load_inlined(bodies, q.first());
             const typename R::fields b = R::load_inlined(bodies, q.second());
             const contact_result k = contact_of(a.f0, a.f1, a.f2, b.f0, b.f1, b.f2);
-            const typename R::fields va = R::load_inlined(moving, q.first());
-            const typename R::fields vb = R::load_inlined(moving, q.second());
-            const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
+            F target = restitution * zero;
+            if constexpr (approach_matters) {
+                const typename R::fields va = R::load_inlined(moving, q.first());
+                const typename R::fields vb = R::load_inlined(moving, q.second());
+                const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
+                target = restitution * max_ps<Arch>(negate<Arch>(approach), zero);
+            }
             // The reference's shock_of and shocked_weights; without shock propagation, the
             // plain weights (their bits: w * 1 is w) and no share, as the reference does.
             F shock = zero;
@@ -327,8 +363,7 @@ struct circle_circle {
                         b.f3 * (one - max_ps<Arch>(shock, zero));
             }
             const F inverse_total = zero_unless<Arch>(total > zero, divide<Arch>(one, total));
-            return block_touches{{k.normal_x, k.normal_y, inverse_total,
-                                  restitution * max_ps<Arch>(negate<Arch>(approach), zero),
+            return block_touches{{k.normal_x, k.normal_y, inverse_total, target,
                                   friction * (k.depth * inverse_h) * inverse_total, shock},
                                  lane_bits<Arch>(both<Arch>(k.hit, k.depth > zero))};
         };

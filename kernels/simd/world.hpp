@@ -395,7 +395,8 @@ private:
     // The reference's world_impulse_of and push_pair for the contacts at lane(j), on the
     // packed velocities (and inverse masses, w = f2, scaled by the touch's shock).
     template <class Lane>
-    static void respond(Lane lane, const touch_fields& t, const F& friction, float* moving) {
+    [[gnu::always_inline]] static void respond(Lane lane, const touch_fields& t, const F& friction,
+                                               float* moving) {
         using R = records<Arch>;
         const auto first = [&](std::size_t j) { return lane(j)->a; };
         const auto second = [&](std::size_t j) { return lane(j)->b; };
