@@ -206,9 +206,9 @@ private:
 
 #if defined(__x86_64__)
     // W vectors of four fields to W records, record j in out[j]: load's transpose backwards.
-    // Always inlined: when GCC once called it out of line, from the world's phases 3 and 6
-    // (after phase 2 had gained a second instantiation), it took 5% of a step in a profile, and
-    // the step did not gain what phase 2 had.
+    // Always inlined: once the world's phase 2 had a second instantiation, GCC called it out
+    // of line, where it took 4.9% of a step in a sampling profile, and the step did not gain
+    // what phase 2 had.
     [[gnu::always_inline]] static void transpose(const fields& from, __m128 (&out)[width]) {
         if constexpr (is_avx512<Arch>) {
             const fields r = transpose_in_lanes(from.f0, from.f1, from.f2,

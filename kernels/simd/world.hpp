@@ -393,7 +393,9 @@ private:
     }
 
     // The reference's world_impulse_of and push_pair for the contacts at lane(j), on the
-    // packed velocities (and inverse masses, w = f2, scaled by the touch's shock).
+    // packed velocities (and inverse masses, w = f2, scaled by the touch's shock). Always
+    // inlined: GCC once called it out of line from respond_pairs, and world/respond took
+    // 66.4-66.7 us against 63.0-64.1.
     template <class Lane>
     [[gnu::always_inline]] static void respond(Lane lane, const touch_fields& t, const F& friction,
                                                float* moving) {
