@@ -91,6 +91,20 @@ struct world_kernels_table {
     /// to[k] = from[index[k]] for k < count, bits and all: the world's move of its circles
     /// into slots and back. Every index within `from`; `to` does not overlap `from`.
     void (*permute)(const float* from, const std::uint32_t* index, std::size_t count, float* to);
+    /// Phase 2 for the listed (circle, box) contacts: `listed` holds (circle, box) pairs,
+    /// circles of the view and boxes as records of (min x, min y, max x, max y) in `boxes`,
+    /// 16-byte aligned. Each one's circle-AABB contact (margin 0); for those in contact
+    /// (hit, depth > 0), in list order, the world_touch the impulse loop needs into
+    /// touches[] (the box as a, static; the circle as b); returns how many. touches has
+    /// room for count; entries past the returned count are scratch.
+    std::size_t (*box_touches)(particles_view, const circle_pair* listed, std::size_t count,
+                               const float* boxes, const touch_parameters& p,
+                               world_touch* touches);
+    /// Phase 4: for each listed (circle, box), in order, the circle pushed out along the
+    /// contact's normal by its depth where in contact, seeing the position the entries
+    /// before it left. Reads x, y and radius; writes x and y.
+    void (*push_boxes)(particles_view, const circle_pair* listed, std::size_t count,
+                       const float* boxes);
 };
 
 struct kernel_table {

@@ -135,7 +135,16 @@ std::size_t particle_world::add_circle(circle c, float inverse_mass, float vx, f
 
 void particle_world::set_boxes(aabbs_view boxes) {
     static_box_grid grid(boxes); // validates; throws before anything changes
+    const aabbs_view kept = grid.boxes();
+    aligned_floats records(4 * kept.count);
+    for (std::size_t k = 0; k < kept.count; ++k) {
+        records[4 * k] = kept.min_x[k];
+        records[4 * k + 1] = kept.min_y[k];
+        records[4 * k + 2] = kept.max_x[k];
+        records[4 * k + 3] = kept.max_y[k];
+    }
     grid_ = std::move(grid);
+    box_records_ = std::move(records);
     boxes_changed_ = true;
 }
 
@@ -500,23 +509,12 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     }
     pair_touching_count_ = detail::touches_unchecked(kernels, p, grouper_.groups().pairs(), touch,
                                                      pair_touching_.data(), workspace_);
-    box_touching_.clear();
-    const aabbs_view boxes = grid_.boxes();
-    const auto contact_with = [&](const circle_pair& cb) { // (circle, box)
-        const std::uint32_t i = cb.a;
-        const std::uint32_t k = cb.b;
-        return impl::contact_of(p.x[i], p.y[i], p.radius[i], boxes.min_x[k], boxes.min_y[k],
-                                boxes.max_x[k], boxes.max_y[k], 0.0F);
-    };
-    for (const circle_pair& cb : box_contacts_) {
-        const std::uint32_t i = cb.a;
-        const impl::contact_result c = contact_with(cb);
-        if (c.hit && c.depth > 0.0F) {
-            const float approach = p.vx[i] * c.normal_x + p.vy[i] * c.normal_y;
-            box_touching_.push_back(impl::touch_of(cb.b, i, 0.0F, p.inverse_mass[i], c.normal_x,
-                                                   c.normal_y, c.depth, approach, touch));
-        }
+    if (box_touching_.size() < box_contacts_.size()) {
+        box_touching_.resize(box_contacts_.size());
     }
+    box_touching_count_ =
+        kernels.world.box_touches(p, box_contacts_.data(), box_contacts_.size(),
+                                  box_records_.data(), touch, box_touching_.data());
 
     // 3. Positions: separate every listed pair, in the grouper's order (Gauss-Seidel). The
     // workspace still holds the circles as phase 2 packed them (nothing has moved since), so
@@ -529,13 +527,7 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
 
     // 4. Static boxes: each moving circle against its listed boxes in ascending order
     // (SPEC.md's order rule).
-    for (const circle_pair& cb : box_contacts_) {
-        const impl::contact_result c = contact_with(cb);
-        if (c.hit && c.depth > 0.0F) {
-            p.x[cb.a] += c.normal_x * c.depth;
-            p.y[cb.a] += c.normal_y * c.depth;
-        }
-    }
+    kernels.world.push_boxes(p, box_contacts_.data(), box_contacts_.size(), box_records_.data());
 
     // 5. Velocity update: the corrections of 3 and 4 become velocity, capped in speed, so
     // that a corrected overlap does not go on closing, and a correction is not free energy.
@@ -555,7 +547,8 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
         respond_in_passes(p, friction);
         return;
     }
-    for (const detail::world_touch t : box_touching_) {
+    for (std::size_t k = 0; k < box_touching_count_; ++k) {
+        const detail::world_touch t = box_touching_[k];
         push_box(p, t, world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction));
     }
     detail::respond_unchecked(kernels, p, pair_touching(), friction, workspace_);
@@ -566,7 +559,7 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
 // passes in the same order, each from those totals (accumulated_impulse_of). Kept apart
 // from the single pass, which GCC compiles into a tighter loop on its own.
 void particle_world::respond_in_passes(const particles_view& p, float friction) {
-    const std::size_t boxes_touching = box_touching_.size();
+    const std::size_t boxes_touching = box_touching_count_;
     const std::size_t touching_pairs = pair_touching_count_;
     impulse_totals_.resize(boxes_touching + touching_pairs);
     detail::impulse_total* const totals = impulse_totals_.data();

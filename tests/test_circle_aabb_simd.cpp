@@ -3,7 +3,11 @@
 // length around the lane counts, every misalignment, with and without a margin.
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <limits>
+#include <random>
 #include <vector>
 
 namespace simdcollide::testing {
@@ -196,6 +200,107 @@ TEST(circle_aabb_scene, random_mix_covers_every_case) {
     EXPECT_GT(outside_hit, 5000U);
     EXPECT_GT(touching, 1000U);
     EXPECT_GT(zero_radius, 1000U);
+}
+
+// The world's box phases (kernel_table.hpp, box_touches and push_boxes) over lists of
+// (circle, box) contacts drawn from random_pair's mix (inside, on faces and corners, at the
+// box centre, touching, radius 0, zero-size boxes, huge and tiny coordinates): each circle
+// with its own box and, for some, the boxes after it too (a circle's boxes in a row, where
+// each push sees the last's), the same entry twice, and stretches in descending circle
+// order. Inverse masses 0, -0 and random; velocities random, or extreme (infinite, NaN)
+// where the approach, and with restitution its target, is too. Every length up to a few
+// blocks and then the whole list, from the first entry and from the second (a list that
+// starts off its alignment); restitution and friction zero and not, shock propagation on
+// and off (a box's touch has no shock either way).
+TEST_P(circle_aabb_simd, world_box_phases_match_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const auto& ref = detail::reference_table();
+    const std::size_t n = 600;
+    pair_scene scene(n, 0);
+    fill_random(scene, 77);
+    aligned_floats boxes(4 * n);
+    for (std::size_t k = 0; k < n; ++k) {
+        boxes[4 * k] = scene.min_x[k];
+        boxes[4 * k + 1] = scene.min_y[k];
+        boxes[4 * k + 2] = scene.max_x[k];
+        boxes[4 * k + 3] = scene.max_y[k];
+    }
+    std::mt19937 rng(78);
+    std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
+    const float inf = std::numeric_limits<float>::infinity();
+    const float extremes[] = {inf, -inf, std::numeric_limits<float>::quiet_NaN(), 3e38F, 0.5F};
+    std::vector<float> w(n), vx(n), vy(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        w[i] = i % 7 == 0 ? 0.0F : i % 11 == 0 ? -0.0F : 0.5F + unit(rng);
+        vx[i] = i % 13 == 0 ? extremes[rng() % std::size(extremes)] : unit(rng);
+        vy[i] = unit(rng);
+    }
+    std::vector<circle_pair> listed;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (i >= 400 && i < 450) { // descending circles
+            listed.push_back({849 - i, 849 - i});
+            continue;
+        }
+        listed.push_back({i, i});
+        if (i % 5 == 0) { // this circle's next boxes too
+            for (std::uint32_t k = i + 1; k < n && k <= i + 1 + i % 3; ++k) {
+                listed.push_back({i, k});
+            }
+        }
+        if (i % 23 == 0) { // the same entry twice
+            listed.push_back({i, i});
+        }
+    }
+    const std::vector<float> x0(scene.x.data(), scene.x.data() + n);
+    const std::vector<float> y0(scene.y.data(), scene.y.data() + n);
+    const auto view = [&] {
+        return particles_view{
+            scene.x.data(), scene.y.data(), scene.radius.data(), w.data(), vx.data(), vy.data(), n};
+    };
+    std::size_t most_touching = 0;
+    std::size_t most_moved = 0;
+    for (const detail::touch_parameters p :
+         {detail::touch_parameters{0.0F, 0.0F, 240.0F}, detail::touch_parameters{0.7F, 0.4F, 60.0F},
+          detail::touch_parameters{0.3F, 0.2F, 240.0F, 0.6F, -0.8F, 0.5F}}) {
+        for (std::size_t first = 0; first < 2; ++first) {
+            for (std::size_t count = 0; first + count <= listed.size();
+                 count += count < 40 ? 1 : listed.size() / 2) {
+                const circle_pair* const entries = listed.data() + first;
+                std::vector<detail::world_touch> want(count), got(count);
+                const std::size_t want_n =
+                    ref.world.box_touches(view(), entries, count, boxes.data(), p, want.data());
+                const std::size_t got_n =
+                    table.world.box_touches(view(), entries, count, boxes.data(), p, got.data());
+                ASSERT_EQ(got_n, want_n) << "count=" << count << " first=" << first;
+                most_touching = std::max(most_touching, want_n);
+                for (std::size_t k = 0; k < want_n; ++k) {
+                    expect_same_touch(got[k], want[k], k);
+                }
+
+                std::copy(x0.begin(), x0.end(), scene.x.data());
+                std::copy(y0.begin(), y0.end(), scene.y.data());
+                ref.world.push_boxes(view(), entries, count, boxes.data());
+                const std::vector<float> want_x(scene.x.data(), scene.x.data() + n);
+                const std::vector<float> want_y(scene.y.data(), scene.y.data() + n);
+                std::copy(x0.begin(), x0.end(), scene.x.data());
+                std::copy(y0.begin(), y0.end(), scene.y.data());
+                table.world.push_boxes(view(), entries, count, boxes.data());
+                std::size_t moved = 0;
+                for (std::size_t i = 0; i < n; ++i) {
+                    EXPECT_SAME_BITS(scene.x[i], want_x[i], "x", i) << " count=" << count;
+                    EXPECT_SAME_BITS(scene.y[i], want_y[i], "y", i) << " count=" << count;
+                    moved += bits(want_x[i]) != bits(x0[i]) || bits(want_y[i]) != bits(y0[i]);
+                }
+                most_moved = std::max(most_moved, moved);
+                std::copy(x0.begin(), x0.end(), scene.x.data());
+                std::copy(y0.begin(), y0.end(), scene.y.data());
+            }
+        }
+    }
+    // The lists do touch and push, and not everywhere.
+    EXPECT_GT(most_touching, listed.size() / 8);
+    EXPECT_LT(most_touching, listed.size());
+    EXPECT_GT(most_moved, n / 4);
 }
 
 INSTANTIATE_TEST_SUITE_P(every_isa, circle_aabb_simd, ::testing::ValuesIn(simd_isas()),

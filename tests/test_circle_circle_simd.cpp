@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace simdcollide::testing {
@@ -401,17 +402,9 @@ TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
                         scene.view(), scene.pairs.data(), count, p, got.data(), scratch.data());
                     ASSERT_EQ(got_n, want_n)
                         << "n=" << n << " count=" << count << " velocities=" << velocities;
+                    SCOPED_TRACE("velocities=" + std::to_string(velocities));
                     for (std::size_t k = 0; k < want_n; ++k) {
-                        EXPECT_EQ(got[k].a, want[k].a) << k;
-                        EXPECT_EQ(got[k].b, want[k].b) << k;
-                        EXPECT_SAME_BITS(got[k].normal_x, want[k].normal_x, "normal_x", k);
-                        EXPECT_SAME_BITS(got[k].normal_y, want[k].normal_y, "normal_y", k);
-                        EXPECT_SAME_BITS(got[k].inverse_total, want[k].inverse_total, "inverse", k);
-                        EXPECT_SAME_BITS(got[k].target, want[k].target, "target", k)
-                            << "velocities=" << velocities;
-                        EXPECT_SAME_BITS(got[k].corrected_limit, want[k].corrected_limit, "limit",
-                                         k);
-                        EXPECT_SAME_BITS(got[k].shock, want[k].shock, "shock", k);
+                        expect_same_touch(got[k], want[k], k);
                     }
                     if (count == scene.pairs.size() && n >= 40) {
                         EXPECT_GT(want_n, count / 4); // the pile does touch

@@ -335,7 +335,11 @@ private:
     // Circle pairs in contact (phase 2): the first pair_touching_count_ entries.
     std::vector<detail::world_touch> pair_touching_;
     std::size_t pair_touching_count_ = 0;
-    std::vector<detail::world_touch> box_touching_;  // (box, circle) in contact (phase 2)
+    // Boxes in contact (phase 2), as (box, circle): the first box_touching_count_ entries.
+    std::vector<detail::world_touch> box_touching_;
+    std::size_t box_touching_count_ = 0;
+    // The grid's boxes as records of (min x, min y, max x, max y), for phases 2 and 4.
+    aligned_floats box_records_;
     std::vector<float> moved_from_x_, moved_from_y_; // positions after integration
     std::vector<std::uint32_t> candidates_;
     aligned_floats search_radius_;

@@ -60,6 +60,8 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::gain_corrections_loop,
             &reference_impl::respond_pairs_loop,
             &reference_impl::permute_loop,
+            &reference_impl::box_touches_loop,
+            &reference_impl::push_boxes_loop,
         },
     };
     return table;

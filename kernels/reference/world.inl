@@ -1,4 +1,4 @@
-// The scalar reference for the particle world's phases 1, 2, 5 and 6 (world.hpp): what the
+// The scalar reference for the particle world's phases 1 to 6 (world.hpp): what the
 // impulse loop needs of each contact, and the loop itself. Included in a namespace with the
 // other reference .inl files (see circle_aabb.inl); needs minmax.inl, circle_circle.inl,
 // <simdcollide/world.hpp> and, on x86, <emmintrin.h>.
@@ -69,6 +69,53 @@ inline std::size_t pair_touches_loop(simdcollide::particles_view c,
         }
     }
     return count;
+}
+
+// A listed (circle, box) contact's contact now: the circle-AABB contact (circle_aabb.inl,
+// margin 0) of circle listed.a against box listed.b, a record of (min x, min y, max x,
+// max y) in `boxes`.
+inline contact_result box_contact_of(simdcollide::particles_view c, const float* boxes,
+                                     simdcollide::circle_pair listed) {
+    const std::uint32_t i = listed.a;
+    const float* const box = boxes + std::size_t{4} * listed.b;
+    return contact_of(c.x[i], c.y[i], c.radius[i], box[0], box[1], box[2], box[3], 0.0F);
+}
+
+// Phase 2 for the listed (circle, box) contacts: each one's contact, and for those in
+// contact, in list order, the world_touch to touches: the box as a (static, weight 0), the
+// circle as b, and the approach speed the circle's velocity along the normal.
+inline std::size_t box_touches_loop(simdcollide::particles_view c,
+                                    const simdcollide::circle_pair* listed, std::size_t count,
+                                    const float* boxes,
+                                    const simdcollide::detail::touch_parameters& p,
+                                    simdcollide::detail::world_touch* touches) {
+    std::size_t touching = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::uint32_t i = listed[k].a;
+        const contact_result t = box_contact_of(c, boxes, listed[k]);
+        if (t.hit && t.depth > 0.0F) {
+            const float approach = c.vx[i] * t.normal_x + c.vy[i] * t.normal_y;
+            touches[touching] = touch_of(listed[k].b, i, 0.0F, c.inverse_mass[i], t.normal_x,
+                                         t.normal_y, t.depth, approach, p);
+            ++touching;
+        }
+    }
+    return touching;
+}
+
+// Phase 4: each listed (circle, box) in list order, the circle pushed out along the
+// contact's normal by its depth where in contact, from the position the last left (SPEC.md's
+// order rule: a circle's boxes act in ascending index when listed so).
+inline void push_boxes_loop(simdcollide::particles_view c, const simdcollide::circle_pair* listed,
+                            std::size_t count, const float* boxes) {
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::uint32_t i = listed[k].a;
+        const contact_result t = box_contact_of(c, boxes, listed[k]);
+        if (t.hit && t.depth > 0.0F) {
+            c.x[i] += t.normal_x * t.depth;
+            c.y[i] += t.normal_y * t.depth;
+        }
+    }
 }
 
 // Phase 3: `rounds` passes over the pairs in list order, each pair separated (SPEC 3) from

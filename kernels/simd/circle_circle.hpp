@@ -373,7 +373,7 @@ struct circle_circle {
 #if defined(__x86_64__)
             if constexpr (is_avx<Arch>) {
                 if (q.count == width) {
-                    write_transposed(q, t.field, t.in_contact, touches, count);
+                    write_transposed<false>(q, t.field, t.in_contact, touches, count);
                     return;
                 }
             }
@@ -405,14 +405,21 @@ struct circle_circle {
     // current end of the output, which advances past lanes in contact. The indices come in
     // as the pairs themselves, (a, b) already side by side: the transpose's first step for
     // them is two lane swaps.
+    // With `swapped`, each record's indices are the pair's the other way round (b, a): the
+    // world's box touches, listed as (circle, box) and recorded as (box, circle).
+    template <bool swapped = false>
     static void write_transposed(const pair_block& q, const F (&field)[6], std::uint32_t in_contact,
                                  detail::world_touch* touches, std::size_t& count) {
         static_assert(sizeof(detail::world_touch) == 32 && alignof(detail::world_touch) == 32);
         static_assert(sizeof(circle_pair) == 8 && offsetof(circle_pair, b) == 4);
         using wide = typename F::register_type;
         const auto* pair_bits = reinterpret_cast<const float*>(q.pairs); // bits, never math
-        const wide pairs_low = F::load_unaligned(pair_bits);             // a b of lanes 0 1 | 2 3
-        const wide pairs_high = F::load_unaligned(pair_bits + width);    // lanes 4 5 | 6 7
+        wide pairs_low = F::load_unaligned(pair_bits);                   // a b of lanes 0 1 | 2 3
+        wide pairs_high = F::load_unaligned(pair_bits + width);          // lanes 4 5 | 6 7
+        if constexpr (swapped) {                                         // b a of each lane
+            pairs_low = _mm256_permute_ps(pairs_low, 0xB1);
+            pairs_high = _mm256_permute_ps(pairs_high, 0xB1);
+        }
         const auto row = [&](std::size_t r) -> wide { return field[r - 2]; }; // rows 2 to 7
         // u[j], u[j + 4]: rows 0 to 3, then 4 to 7, of lanes j | j + 4. Rows 0 to 3 as
         // records::transpose_in_lanes does it, but for its first step on the indices: a b a b of

@@ -49,6 +49,8 @@ const kernel_table& simd_table() noexcept {
             &simd::world<Arch>::gain_corrections,
             &simd::world<World>::respond_pairs,
             &simd::world<Arch>::permute,
+            &simd::world<World>::box_touches,
+            &simd::world<World>::push_boxes,
         },
     };
     return table;
