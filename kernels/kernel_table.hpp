@@ -98,8 +98,7 @@ struct world_kernels_table {
     /// touches[] (the box as a, static; the circle as b); returns how many. touches has
     /// room for count; entries past the returned count are scratch.
     std::size_t (*box_touches)(particles_view, const circle_pair* listed, std::size_t count,
-                               const float* boxes, const touch_parameters& p,
-                               world_touch* touches);
+                               const float* boxes, const touch_parameters& p, world_touch* touches);
     /// Phase 4: for each listed (circle, box), in order, the circle pushed out along the
     /// contact's normal by its depth where in contact, seeing the position the entries
     /// before it left. Reads x, y and radius; writes x and y.
