@@ -416,17 +416,30 @@ void particle_world::relist_leavers(float dt) {
         listed_y_[v] = y_[v];
         is_leaver_[v] = 1;
     }
-    const auto involves_leaver = [&](const circle_pair& q) {
-        return is_leaver_[q.a] != 0 || is_leaver_[q.b] != 0;
-    };
-    const auto before = [](circle_pair l, circle_pair r) {
-        return l.a != r.a ? l.a < r.a : l.b < r.b;
-    };
-    const auto merge_in = [&](std::vector<circle_pair>& list) {
+    // A list's order, (a, b) ascending, as one comparison of 64-bit keys.
+    const auto key = [](circle_pair q) { return std::uint64_t{q.a} << 32U | q.b; };
+    const auto before = [&](circle_pair l, circle_pair r) { return key(l) < key(r); };
+    // The list without the entries `gone` says are old, and with new_pairs_ merged in, in
+    // one pass: every kept entry is written (the end advances past it only if kept), each
+    // new entry before the first kept one it precedes. What std::erase_if and then
+    // std::merge gave, in one pass over the list instead of three: the two took about 3% of
+    // a step of the 10 000-circle pile in a sampling profile (most steps relist some
+    // circles). No new entry equals a kept one (each new one has a leaver in it).
+    const auto relist = [&](std::vector<circle_pair>& list, auto gone) {
         std::sort(new_pairs_.begin(), new_pairs_.end(), before);
         merged_.resize(list.size() + new_pairs_.size());
-        std::merge(list.begin(), list.end(), new_pairs_.begin(), new_pairs_.end(), merged_.begin(),
-                   before);
+        circle_pair* out = merged_.data();
+        const circle_pair* next = new_pairs_.data();
+        const circle_pair* const last = next + new_pairs_.size();
+        for (const circle_pair q : list) {
+            while (next != last && before(*next, q)) {
+                *out++ = *next++;
+            }
+            *out = q;
+            out += gone(q) ? 0 : 1;
+        }
+        out = std::copy(next, last, out);
+        merged_.resize(static_cast<std::size_t>(out - merged_.data()));
         list.swap(merged_);
     };
 
@@ -450,7 +463,6 @@ void particle_world::relist_leavers(float dt) {
             }
         }
     }
-    std::erase_if(pairs_, involves_leaver);
     new_pairs_.clear();
     for (const std::uint32_t v : leavers_) {
         detail::for_each_near(listed_cells_, listed, v, relisted_, is_relisted_.data(),
@@ -460,15 +472,14 @@ void particle_world::relist_leavers(float dt) {
                                   }
                               });
     }
-    merge_in(pairs_);
+    relist(pairs_, [&](circle_pair q) { return (is_leaver_[q.a] | is_leaver_[q.b]) != 0; });
 
     // Boxes: the leavers' entries made again.
-    std::erase_if(box_contacts_, [&](const circle_pair& q) { return is_leaver_[q.a] != 0; });
     new_pairs_.clear();
     for (const std::uint32_t v : leavers_) {
         append_box_contacts(v, new_pairs_);
     }
-    merge_in(box_contacts_);
+    relist(box_contacts_, [&](circle_pair q) { return is_leaver_[q.a] != 0; });
 }
 
 // Phase 2's parameters for a substep of h. Gravity's direction is worked out once here,
