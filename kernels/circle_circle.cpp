@@ -119,6 +119,11 @@ void respond_unchecked(const kernel_table& t, particles_view c,
                           scratch_of(workspace, 4 * c.count));
 }
 
+void gain_and_respond_unchecked(const kernel_table& t, particles_view c, const velocity_update& u,
+                                separation_workspace& workspace) {
+    t.world.gain_and_respond(c, u, scratch_of(workspace, 4 * c.count));
+}
+
 std::size_t separate_unchecked(const kernel_table& t, particles_view c,
                                std::span<const circle_pair> pairs, separation_weighting mode,
                                separation_workspace& workspace) {

@@ -52,6 +52,20 @@ struct response_kernels_table {
                                  response_parameters);
 };
 
+/// What the world's phases 5 and 6 read besides the circles, for a single velocity pass
+/// (world_kernels_table::gain_and_respond).
+struct velocity_update {
+    const float* moved_x; ///< each circle's position after phase 1 (count floats each)
+    const float* moved_y;
+    float inverse_h;          ///< 1 / h for the substep's h
+    float cap;                ///< the gain's speed cap (world_options::max_correction_speed)
+    float friction;           ///< mu
+    const world_touch* boxes; ///< phase 2's box touches: the box as a (static), the circle as b
+    std::size_t box_count;
+    const world_touch* pairs; ///< phase 2's circle-pair touches (a != b in each)
+    std::size_t pair_count;
+};
+
 struct world_kernels_table {
     /// The particle world's phase 2 for its listed circle pairs (world.hpp): each pair's
     /// contact, and for those in contact (depth > 0), in list order, the world_touch the
@@ -88,6 +102,11 @@ struct world_kernels_table {
     /// `scratch` holds 4 floats per circle, 16-byte aligned.
     void (*respond_pairs)(particles_view, const world_touch* touches, std::size_t count,
                           float friction, float* scratch);
+    /// Phases 5 and 6 with a single velocity pass: gain_corrections, then each box touch's
+    /// impulse on its circle (b) in order, then respond_pairs over the pair touches, each
+    /// seeing the last's velocities. Reads x, y and inverse mass; writes vx and vy.
+    /// `scratch` holds 4 floats per circle, 16-byte aligned.
+    void (*gain_and_respond)(particles_view, const velocity_update& u, float* scratch);
     /// to[k] = from[index[k]] for k < count, bits and all: the world's move of its circles
     /// into slots and back. Every index within `from`; `to` does not overlap `from`.
     void (*permute)(const float* from, const std::uint32_t* index, std::size_t count, float* to);

@@ -46,4 +46,10 @@ void respond_unchecked(const kernel_table& t, particles_view circles,
                        std::span<const world_touch> touches, float friction,
                        separation_workspace& workspace);
 
+/// The world's phases 5 and 6 in a single velocity pass (kernel_table.hpp,
+/// world_kernels_table::gain_and_respond) on table `t`, unchecked: every index below
+/// circles.count, a != b in each pair touch.
+void gain_and_respond_unchecked(const kernel_table& t, particles_view circles,
+                                const velocity_update& u, separation_workspace& workspace);
+
 } // namespace simdcollide::detail

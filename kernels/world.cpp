@@ -39,15 +39,8 @@ namespace impl = detail::world_impl;
 
 using impl::contact_impulse;
 using impl::max_ps_branchless;
+using impl::push_box;
 using impl::world_impulse_of;
-
-// Applies a box contact's impulse to its circle, B (the box is A, static).
-[[gnu::always_inline]] inline void push_box(const particles_view& p, const detail::world_touch& t,
-                                            const contact_impulse& j) {
-    const float wb = p.inverse_mass[t.b];
-    p.vx[t.b] += j.x * wb;
-    p.vy[t.b] += j.y * wb;
-}
 
 // A later pass of phase 6 over the same contact (world_options::velocity_iterations): the
 // contact's impulses so far are totals, and this pass applies what changes them to the
@@ -544,25 +537,23 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // that a corrected overlap does not go on closing, and a correction is not free energy.
     // Divided by h as a multiplication by 1 / h, as in phase 6: one division a substep
     // instead of two a circle.
-    kernels.world.gain_corrections(p, moved_from_x_.data(), moved_from_y_.data(), touch.inverse_h,
-                                   options_.max_correction_speed);
-
     // 6. Restitution and friction, with the contacts of 2: boxes, then circle pairs, each
     // seeing the last's result. The pairs go in interleaved runs (detail::impulse_runs):
     // pairs far apart in the list rarely share a circle, so the kernel applies several at
-    // once. Copies, not references, of the friction and of each box record: a store to a
-    // velocity could alias them for all GCC knows, and it would load them again after every
-    // store. With velocity_iterations > 1, respond_in_passes.
-    const float friction = options_.friction;
+    // once. With velocity_iterations > 1, respond_in_passes; else one kernel does 5 and 6,
+    // so that SIMD paths keep the velocities packed from the gain to the last impulse.
     if (options_.velocity_iterations > 1) {
-        respond_in_passes(p, friction);
+        kernels.world.gain_corrections(p, moved_from_x_.data(), moved_from_y_.data(),
+                                       touch.inverse_h, options_.max_correction_speed);
+        respond_in_passes(p, options_.friction);
         return;
     }
-    for (std::size_t k = 0; k < box_touching_count_; ++k) {
-        const detail::world_touch t = box_touching_[k];
-        push_box(p, t, world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction));
-    }
-    detail::respond_unchecked(kernels, p, pair_touching(), friction, workspace_);
+    const std::span<const detail::world_touch> pairs = pair_touching();
+    detail::gain_and_respond_unchecked(
+        kernels, p,
+        {moved_from_x_.data(), moved_from_y_.data(), touch.inverse_h, options_.max_correction_speed,
+         options_.friction, box_touching_.data(), box_touching_count_, pairs.data(), pairs.size()},
+        workspace_);
 }
 
 // Phase 6 with velocity_iterations > 1: the first pass as in substep, keeping each

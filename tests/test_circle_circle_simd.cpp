@@ -190,6 +190,16 @@ struct pile {
     std::vector<circle_pair> pairs;
 };
 
+// The reference's phase-2 touches of the pile's pairs, for the phase-6 tests. `scratch`
+// holds 8 floats per circle.
+std::vector<detail::world_touch> reference_touches(pile& scene, const detail::touch_parameters& p,
+                                                   float* scratch) {
+    std::vector<detail::world_touch> touches(scene.pairs.size());
+    touches.resize(detail::reference_table().world.pair_touches(
+        scene.view(), scene.pairs.data(), scene.pairs.size(), p, touches.data(), scratch));
+    return touches;
+}
+
 // One round of pair-list separation through `table` as the public call runs it (the sums
 // zeroed, every pair's correction added, the means applied); returns how many circles moved.
 std::size_t separate_round(const detail::kernel_table& table, particles_view circles,
@@ -473,11 +483,9 @@ TEST_P(circle_circle_simd, world_respond_pairs_match_reference) {
         for (const detail::touch_parameters p :
              {detail::touch_parameters{0.5F, 0.4F, 240.0F},
               detail::touch_parameters{0.5F, 0.4F, 240.0F, 0.0F, -1.0F, 1.0F}}) {
-            std::vector<detail::world_touch> touches(scene.pairs.size());
             aligned_floats scratch(8 * n);
-            touches.resize(ref.world.pair_touches(scene.view(), scene.pairs.data(),
-                                                  scene.pairs.size(), p, touches.data(),
-                                                  scratch.data()));
+            const std::vector<detail::world_touch> touches =
+                reference_touches(scene, p, scratch.data());
             ASSERT_GT(touches.size(), n / 4);
             check(scene, touches, p.shock_propagation > 0.0F ? "pile, shock" : "pile");
         }
@@ -539,10 +547,9 @@ TEST_P(circle_circle_simd, world_respond_pairs_match_reference_on_a_list_long_en
     const std::size_t n = 170000;
     pile scene(n, 21);
     scene.set_random_velocities(22);
-    std::vector<detail::world_touch> touches(scene.pairs.size());
     aligned_floats scratch(8 * n);
-    touches.resize(ref.world.pair_touches(scene.view(), scene.pairs.data(), scene.pairs.size(),
-                                          {0.5F, 0.4F, 240.0F}, touches.data(), scratch.data()));
+    const std::vector<detail::world_touch> touches =
+        reference_touches(scene, {0.5F, 0.4F, 240.0F}, scratch.data());
     ASSERT_GT(touches.size(), (std::size_t{1} << 18) + 1);
     const std::vector<float> vx = scene.vx;
     const std::vector<float> vy = scene.vy;
@@ -565,6 +572,135 @@ TEST_P(circle_circle_simd, world_respond_pairs_match_reference_on_a_list_long_en
         scene.vx = vx;
         scene.vy = vy;
     }
+}
+
+// The world's phases 5 and 6 in one velocity pass (kernel_table.hpp, gain_and_respond):
+// the same velocities, bit for bit, as the reference's gain, then its box contacts in
+// order, then its circle pairs. The pile's pair touches (shock propagation on); box touches
+// on most circles, some twice in a row (a circle in a corner: its second box sees the
+// first's impulse), a stretch in descending circle order, and some on static circles
+// (inverse mass 0, one with velocity -0); corrections of zero, small, and over the speed
+// cap; every length of the box list up to a few blocks and then all, with pair lists of
+// lengths around a block and all; friction zero and not; and the view from its first
+// circle and from its second (off its alignment).
+TEST_P(circle_circle_simd, world_gain_and_respond_matches_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const auto& ref = detail::reference_table();
+    const std::size_t n = 300;
+    pile scene(n, 31);
+    scene.set_random_velocities(32);
+    scene.vx[17] = -0.0F; // static (i % 17 == 0)
+    aligned_floats scratch(8 * n);
+    const std::vector<detail::world_touch> pair_touches =
+        reference_touches(scene, {0.5F, 0.4F, 240.0F, 0.0F, -1.0F, 0.5F}, scratch.data());
+    ASSERT_GT(pair_touches.size(), n / 4);
+
+    // Positions after phase 1: the pile's, less a correction of none, a small one (speed
+    // about 2.4 at 1 / h = 240, under the cap of 5) or a large one (over it).
+    constexpr float inverse_h = 240.0F;
+    constexpr float cap = 5.0F;
+    std::mt19937 rng(33);
+    std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
+    std::vector<float> moved_x(n), moved_y(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float size = i % 3 == 0 ? 0.0F : i % 3 == 1 ? 0.01F : 0.5F;
+        moved_x[i] = scene.x[i] - size * unit(rng);
+        moved_y[i] = scene.y[i] - size * unit(rng);
+    }
+    const auto box_touch = [&](std::uint32_t box, std::uint32_t circle) {
+        const float angle = unit(rng) * 3.14159F;
+        const float w = scene.w[circle];
+        return detail::world_touch{box,
+                                   circle,
+                                   std::cos(angle),
+                                   std::sin(angle),
+                                   w > 0.0F ? 1.0F / w : 0.0F,
+                                   std::abs(unit(rng)),
+                                   0.5F * std::abs(unit(rng)),
+                                   0.0F};
+    };
+    std::vector<detail::world_touch> box_touches;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (i >= 200 && i < 240) { // descending circles
+            box_touches.push_back(box_touch(i, 439 - i));
+        } else if (i % 3 != 1) {
+            box_touches.push_back(box_touch(i % 7, i));
+            if (i % 5 == 0) { // a corner: this circle's second box
+                box_touches.push_back(box_touch(i % 7 + 1, i));
+            }
+        }
+    }
+
+    const std::vector<float> vx = scene.vx;
+    const std::vector<float> vy = scene.vy;
+    std::size_t most_changed = 0;
+    for (const std::uint32_t offset : {0U, 1U}) {
+        // The touches of the view from circle `offset`: circle indices shifted, those of the
+        // circles before it left out.
+        const auto shifted = [&](const std::vector<detail::world_touch>& touches, bool boxes) {
+            std::vector<detail::world_touch> out;
+            for (detail::world_touch t : touches) {
+                if (t.b >= offset && (boxes || t.a >= offset)) {
+                    t.a -= boxes ? 0 : offset;
+                    t.b -= offset;
+                    out.push_back(t);
+                }
+            }
+            return out;
+        };
+        const std::vector<detail::world_touch> boxes = shifted(box_touches, true);
+        const std::vector<detail::world_touch> pairs = shifted(pair_touches, false);
+        std::vector<std::size_t> box_counts(21); // 0 to 20, then all
+        std::iota(box_counts.begin(), box_counts.end(), std::size_t{0});
+        box_counts.push_back(boxes.size());
+        const particles_view view{scene.x.data() + offset,
+                                  scene.y.data() + offset,
+                                  scene.r.data() + offset,
+                                  scene.w.data() + offset,
+                                  scene.vx.data() + offset,
+                                  scene.vy.data() + offset,
+                                  n - offset};
+        for (const float friction : {0.0F, 0.4F}) {
+            for (const std::size_t box_count : box_counts) {
+                for (const std::size_t pair_count :
+                     {std::size_t{0}, std::size_t{7}, std::size_t{8}, std::size_t{9},
+                      std::size_t{17}, pairs.size()}) {
+                    const detail::velocity_update u{moved_x.data() + offset,
+                                                    moved_y.data() + offset,
+                                                    inverse_h,
+                                                    cap,
+                                                    friction,
+                                                    boxes.data(),
+                                                    box_count,
+                                                    pairs.data(),
+                                                    pair_count};
+                    scene.vx = vx;
+                    scene.vy = vy;
+                    ref.world.gain_and_respond(view, u, scratch.data());
+                    const std::vector<float> want_vx = scene.vx;
+                    const std::vector<float> want_vy = scene.vy;
+                    scene.vx = vx;
+                    scene.vy = vy;
+                    table.world.gain_and_respond(view, u, scratch.data());
+                    std::size_t changed = 0;
+                    for (std::size_t i = 0; i < n; ++i) {
+                        EXPECT_SAME_BITS(scene.vx[i], want_vx[i], "vx", i)
+                            << " offset=" << offset << " boxes=" << box_count
+                            << " pairs=" << pair_count << " friction=" << friction;
+                        EXPECT_SAME_BITS(scene.vy[i], want_vy[i], "vy", i)
+                            << " offset=" << offset << " boxes=" << box_count
+                            << " pairs=" << pair_count << " friction=" << friction;
+                        changed += bits(want_vx[i]) != bits(vx[i]) ? 1 : 0;
+                    }
+                    most_changed = std::max(most_changed, changed);
+                    if (offset == 1) {
+                        EXPECT_SAME_BITS(scene.vx[0], vx[0], "vx before the view", 0);
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(most_changed, n / 2); // the gain and the impulses do act
 }
 
 // The world's per-circle phases (kernel_table.hpp, integrate, hold_moves and

@@ -59,6 +59,7 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::hold_moves_loop,
             &reference_impl::gain_corrections_loop,
             &reference_impl::respond_pairs_loop,
+            &reference_impl::gain_and_respond_loop,
             &reference_impl::permute_loop,
             &reference_impl::box_touches_loop,
             &reference_impl::push_boxes_loop,

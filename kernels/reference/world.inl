@@ -258,6 +258,15 @@ inline void push_pair(simdcollide::particles_view c, const simdcollide::detail::
     }
 }
 
+// A box contact's impulse applied to its circle, B (the box is A, static). Box contacts
+// are listed only for circles with inverse mass > 0, so no weight test.
+inline void push_box(simdcollide::particles_view c, const simdcollide::detail::world_touch& t,
+                     const contact_impulse& j) {
+    const float wb = c.inverse_mass[t.b];
+    c.vx[t.b] += j.x * wb;
+    c.vy[t.b] += j.y * wb;
+}
+
 // Calls respond(k) for k in [0, count) in `runs` interleaved runs: k, k + q, k + 2q, ... for
 // q = count / runs rounded up (phase 6's order for circle pairs, world.hpp).
 template <class Respond>
@@ -282,4 +291,19 @@ inline void respond_pairs_loop(simdcollide::particles_view c,
         push_pair(c, t,
                   world_impulse_of(t, c.vx[t.b] - c.vx[t.a], c.vy[t.b] - c.vy[t.a], friction));
     });
+}
+
+// Phases 5 and 6 with a single velocity pass: the corrections' gain, then the box
+// contacts in order, then the circle pairs. Copies, not references, of the friction and of
+// each box touch: a store to a velocity could alias them for all GCC knows, and it would
+// load them again after every store.
+inline void gain_and_respond_loop(simdcollide::particles_view c,
+                                  const simdcollide::detail::velocity_update& u, float* scratch) {
+    gain_corrections_loop(c, u.moved_x, u.moved_y, u.inverse_h, u.cap);
+    const float friction = u.friction;
+    for (std::size_t k = 0; k < u.box_count; ++k) {
+        const simdcollide::detail::world_touch t = u.boxes[k];
+        push_box(c, t, world_impulse_of(t, c.vx[t.b], c.vy[t.b], friction));
+    }
+    respond_pairs_loop(c, u.pairs, u.pair_count, friction, scratch);
 }

@@ -48,6 +48,7 @@ const kernel_table& simd_table() noexcept {
             &simd::world<Arch>::hold_moves,
             &simd::world<Arch>::gain_corrections,
             &simd::world<World>::respond_pairs,
+            &simd::world<World>::gain_and_respond,
             &simd::world<Arch>::permute,
             &simd::world<World>::box_touches,
             &simd::world<World>::push_boxes,

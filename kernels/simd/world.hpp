@@ -180,63 +180,39 @@ struct world {
     // division for every lane cost less than a branch per block.
     static void gain_corrections(particles_view c, const float* moved_x, const float* moved_y,
                                  float inverse_h, float cap) {
-        const F per_time(inverse_h);
-        const F limit(cap);
-        const F limit2 = limit * limit;
+        const velocity_gain gain{inverse_h, cap};
         for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
-            const M moves = block.load(c.inverse_mass) > F(0.0F);
-            const F cx = (block.load(c.x) - block.load(moved_x)) * per_time;
-            const F cy = (block.load(c.y) - block.load(moved_y)) * per_time;
-            const F speed2 = cx * cx + cy * cy;
-            const F scale = pick<Arch>(speed2 > limit2,
-                                       divide<Arch>(limit, square_root<Arch>(speed2)), F(1.0F));
-            const F vx = block.load(c.vx);
-            const F vy = block.load(c.vy);
-            block.store(c.vx, pick<Arch>(moves, vx + cx * scale, vx));
-            block.store(c.vy, pick<Arch>(moves, vy + cy * scale, vy));
+            const auto [vx, vy] = gain.of(c, moved_x, moved_y, block);
+            block.store(c.vx, vx);
+            block.store(c.vy, vy);
         });
     }
 
-    // Reference respond_pairs_loop. Its order is a chain: each contact sees the velocities
-    // the last left. But contacts that share no circle give the same bits whether they go
-    // one after another or side by side, so contact k of W runs at once are worked out
-    // together when they are apart
-    // (apart()), and one by one otherwise: in the 10 000-circle pile, 0.14% of the blocks of
-    // 8 were not (a shared circle, or a run that has ended). The velocities are packed with
-    // the inverse masses as (vx, vy, w, w) records for the kernel, so that gathering or
-    // writing back a circle's is one access.
+    // Reference respond_pairs_loop: the velocities packed, respond_packed, and unpacked.
     static void respond_pairs(particles_view c, const detail::world_touch* touches,
                               std::size_t count, float friction, float* scratch) {
-        // W divides the runs: wider instruction sets take AVX2's code (world_pair_arch.hpp).
-        static_assert(detail::impulse_runs % width == 0);
         float* const moving = scratch;
         circle_circle<Arch>::pack(c.vx, c.vy, c.inverse_mass, c.inverse_mass, c.count, moving);
-        const F mu(friction);
-        const std::size_t run_length = (count + detail::impulse_runs - 1) / detail::impulse_runs;
-        // Past the caches, each run's circles are fetched ahead (prefetch_runs).
-        const bool fetch_ahead = count >= prefetch_contacts_from;
-        for (std::size_t k = 0; k < run_length; ++k) {
-            if (fetch_ahead && k + prefetch_contacts_ahead < run_length) {
-                prefetch_runs(touches, k + prefetch_contacts_ahead, run_length, count, moving);
-            }
-            for (std::size_t run = 0; run < detail::impulse_runs; run += width) {
-                // Lane j: contact k of run `run + j`.
-                const detail::world_touch* const first = touches + k + run * run_length;
-                const auto lane = [=](std::size_t j) { return first + j * run_length; };
-                if (k + (run + width - 1) * run_length < count) {
-                    const touch_block t = load_block(lane);
-                    if (t.apart) {
-                        respond(lane, t.fields, mu, moving);
-                        continue;
-                    }
-                }
-                for (std::size_t j = 0; j < width && k + (run + j) * run_length < count; ++j) {
-                    const detail::world_touch* const one = lane(j);
-                    const auto alike = [=](std::size_t) { return one; }; // every lane alike
-                    respond(alike, load_block(alike).fields, mu, moving);
-                }
-            }
-        }
+        respond_packed(touches, count, friction, moving);
+        unpack(moving, c.count, c.vx, c.vy);
+    }
+
+    // Reference gain_and_respond_loop, on the velocity records from the gain to the last
+    // impulse: phase 5 stores each circle's new velocity as its (vx, vy, w, w) record, which
+    // is respond_pairs' pack done by the gain (in separate kernels, the gain stored the
+    // velocities and phase 6 loaded and packed them again); then the box contacts and the
+    // circle pairs on the records, and the velocities unpacked once at the end.
+    static void gain_and_respond(particles_view c, const detail::velocity_update& u,
+                                 float* scratch) {
+        float* const moving = scratch;
+        const velocity_gain gain{u.inverse_h, u.cap};
+        for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
+            const auto [vx, vy] = gain.of(c, u.moved_x, u.moved_y, block);
+            const F w = block.load(c.inverse_mass);
+            records<Arch>::store_run(moving, block.first, {vx, vy, w, w}, lanes_in(block));
+        });
+        respond_boxes(u.boxes, u.box_count, u.friction, moving);
+        respond_packed(u.pairs, u.pair_count, u.friction, moving);
         unpack(moving, c.count, c.vx, c.vy);
     }
 
@@ -322,6 +298,99 @@ struct world {
 
 private:
     static constexpr std::size_t width = F::size;
+
+    // Phase 5's arithmetic (reference gain_corrections_loop) for a block of circles: their
+    // velocities after the gain.
+    struct velocity_gain {
+        F per_time;
+        F limit;
+        F limit2;
+        velocity_gain(float inverse_h, float cap)
+            : per_time(inverse_h), limit(cap), limit2(limit * limit) {}
+        template <class Block>
+        [[gnu::always_inline]] std::pair<F, F> of(const particles_view& c, const float* moved_x,
+                                                  const float* moved_y, const Block& block) const {
+            const M moves = block.load(c.inverse_mass) > F(0.0F);
+            const F cx = (block.load(c.x) - block.load(moved_x)) * per_time;
+            const F cy = (block.load(c.y) - block.load(moved_y)) * per_time;
+            const F speed2 = cx * cx + cy * cy;
+            const F scale = pick<Arch>(speed2 > limit2,
+                                       divide<Arch>(limit, square_root<Arch>(speed2)), F(1.0F));
+            const F vx = block.load(c.vx);
+            const F vy = block.load(c.vy);
+            return {pick<Arch>(moves, vx + cx * scale, vx), pick<Arch>(moves, vy + cy * scale, vy)};
+        }
+    };
+
+    // Reference respond_pairs_loop on the packed velocity records. Its order is a chain:
+    // each contact sees the velocities the last left. But contacts that share no circle give
+    // the same bits whether they go one after another or side by side, so contact k of W
+    // runs at once are worked out together when they are apart (apart()), and one by one
+    // otherwise: in the 10 000-circle pile, 0.14% of the blocks of 8 were not (a shared
+    // circle, or a run that has ended). The velocities are packed with the inverse masses as
+    // (vx, vy, w, w) records, so that gathering or writing back a circle's is one access.
+    static void respond_packed(const detail::world_touch* touches, std::size_t count,
+                               float friction, float* moving) {
+        // W divides the runs: wider instruction sets take AVX2's code (world_pair_arch.hpp).
+        static_assert(detail::impulse_runs % width == 0);
+        const F mu(friction);
+        const std::size_t run_length = (count + detail::impulse_runs - 1) / detail::impulse_runs;
+        // Past the caches, each run's circles are fetched ahead (prefetch_runs).
+        const bool fetch_ahead = count >= prefetch_contacts_from;
+        for (std::size_t k = 0; k < run_length; ++k) {
+            if (fetch_ahead && k + prefetch_contacts_ahead < run_length) {
+                prefetch_runs(touches, k + prefetch_contacts_ahead, run_length, count, moving);
+            }
+            for (std::size_t run = 0; run < detail::impulse_runs; run += width) {
+                // Lane j: contact k of run `run + j`.
+                const detail::world_touch* const first = touches + k + run * run_length;
+                const auto lane = [=](std::size_t j) { return first + j * run_length; };
+                if (k + (run + width - 1) * run_length < count) {
+                    const touch_block t = load_block(lane);
+                    if (t.apart) {
+                        respond(lane, t.fields, mu, moving);
+                        continue;
+                    }
+                }
+                for (std::size_t j = 0; j < width && k + (run + j) * run_length < count; ++j) {
+                    const detail::world_touch* const one = lane(j);
+                    const auto alike = [=](std::size_t) { return one; }; // every lane alike
+                    respond(alike, load_block(alike).fields, mu, moving);
+                }
+            }
+        }
+    }
+
+    // Reference gain_and_respond_loop's box contacts (world_impulse_of and push_box) on the
+    // packed velocity records, in list order, W at a time where their circles (b) strictly
+    // increase: no circle twice in a block, so the lanes neither read nor write each
+    // other's records. The world lists a circle's boxes together, so a block ends early only
+    // at a circle with two boxes in contact. The lanes past a short block repeat its last
+    // contact, and are not written.
+    static void respond_boxes(const detail::world_touch* touches, std::size_t count, float friction,
+                              float* moving) {
+        using R = records<Arch>;
+        const F mu(friction);
+        const F zero(0.0F);
+        for (std::size_t k = 0; k < count;) {
+            std::size_t lanes = 1;
+            while (lanes < width && k + lanes < count &&
+                   touches[k + lanes].b > touches[k + lanes - 1].b) {
+                ++lanes;
+            }
+            const detail::world_touch* const first = touches + k;
+            const std::size_t last = lanes - 1;
+            const auto lane = [=](std::size_t j) { return first + (j < last ? j : last); };
+            const auto circle = [=](std::size_t j) { return lane(j)->b; };
+            const touch_fields t = load_block(lane).fields;
+            const typename R::fields v = R::load(moving, circle);
+            const impulse p = impulse_of(t, v.f0, v.f1, mu, zero);
+            // The box is static: the circle takes all of it, weight w, with no test (box
+            // contacts are listed only for circles of inverse mass > 0).
+            R::store(moving, circle, {v.f0 + p.x * v.f2, v.f1 + p.y * v.f2, v.f2, v.f3}, lanes);
+            k += lanes;
+        }
+    }
 
     // Lane j of field[index(j)], one float at a time (kernel::set: xsimd 8.1 has no public
     // constructor from W scalars).
@@ -522,6 +591,24 @@ private:
         return field_of(lane, member, std::make_index_sequence<width>{});
     }
 
+    // The reference's world_impulse_of for the touches t and the velocities (vx, vy) of b
+    // relative to a: the impulse P.
+    struct impulse {
+        F x, y;
+    };
+    [[gnu::always_inline]] static impulse
+    impulse_of(const touch_fields& t, const F& vx, const F& vy, const F& friction, const F& zero) {
+        const F vn = vx * t.normal_x + vy * t.normal_y;
+        const F j = max_ps<Arch>(t.target - vn, zero) * t.inverse_total;
+        const F tx = negate<Arch>(t.normal_y);
+        const F ty = t.normal_x;
+        const F vt = vx * tx + vy * ty;
+        const F limit = t.corrected_limit + friction * j;
+        const F jt = max_ps<Arch>(negate<Arch>(limit),
+                                  min_ps<Arch>(negate<Arch>(vt) * t.inverse_total, limit));
+        return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty};
+    }
+
     // The reference's world_impulse_of and push_pair for the contacts at lane(j), on the
     // packed velocities (and inverse masses, w = f2, scaled by the touch's shock). Always
     // inlined: GCC once called it out of line from respond_pairs, and world/respond took
@@ -535,18 +622,9 @@ private:
         const typename R::fields va = R::load(moving, first);
         const typename R::fields vb = R::load(moving, second);
         const F zero(0.0F);
-        const F vx = vb.f0 - va.f0;
-        const F vy = vb.f1 - va.f1;
-        const F vn = vx * t.normal_x + vy * t.normal_y;
-        const F j = max_ps<Arch>(t.target - vn, zero) * t.inverse_total;
-        const F tx = negate<Arch>(t.normal_y);
-        const F ty = t.normal_x;
-        const F vt = vx * tx + vy * ty;
-        const F limit = t.corrected_limit + friction * j;
-        const F jt = max_ps<Arch>(negate<Arch>(limit),
-                                  min_ps<Arch>(negate<Arch>(vt) * t.inverse_total, limit));
-        const F px = j * t.normal_x + jt * tx;
-        const F py = j * t.normal_y + jt * ty;
+        const impulse p = impulse_of(t, vb.f0 - va.f0, vb.f1 - va.f1, friction, zero);
+        const F px = p.x;
+        const F py = p.y;
         // The reference's shocked_weights.
         const F one(1.0F);
         const F wa = va.f2 * (one + min_ps<Arch>(t.shock, zero));

@@ -367,7 +367,7 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
     });
     // Phase 6 on the touches the reference's phase 2 finds (the same for every ISA), the
     // pairs of a circle with itself left out (respond_pairs' precondition, as in the world).
-    check(in, t, "world respond_pairs", [&](const detail::kernel_table& k, scene& s) {
+    const auto reference_touches = [&](scene& s, separation_workspace& workspace) {
         std::vector<circle_pair> pairs;
         for (const circle_pair& q : in.pairs) {
             if (q.a != q.b) {
@@ -375,10 +375,26 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
             }
         }
         std::vector<detail::world_touch> touches(pairs.size());
-        separation_workspace workspace;
         touches.resize(detail::touches_unchecked(detail::reference_table(), s.a_particles(), pairs,
                                                  in.touch, touches.data(), workspace));
+        return touches;
+    };
+    check(in, t, "world respond_pairs", [&](const detail::kernel_table& k, scene& s) {
+        separation_workspace workspace;
+        const std::vector<detail::world_touch> touches = reference_touches(s, workspace);
         detail::respond_unchecked(k, s.a_particles(), touches, in.touch.friction, workspace);
+        return touches.size();
+    });
+    // Phases 5 and 6 in one pass: the gain, then the first half of those touches read as
+    // box touches (each one's circle b against a static box), then all of them as pairs.
+    check(in, t, "world gain_and_respond", [&](const detail::kernel_table& k, scene& s) {
+        separation_workspace workspace;
+        const std::vector<detail::world_touch> touches = reference_touches(s, workspace);
+        const detail::velocity_update u{
+            s.p(scene::moved_x), s.p(scene::moved_y), in.inverse_h,       in.cap,
+            in.touch.friction,   touches.data(),      touches.size() / 2, touches.data(),
+            touches.size()};
+        detail::gain_and_respond_unchecked(k, s.a_particles(), u, workspace);
         return touches.size();
     });
 }
