@@ -16,7 +16,7 @@ namespace simdcollide::detail {
 /// The grid for these circles and margin: cells 2 r_small + margin wide, r_small twice
 /// the median radius (capped at the largest), coarsened until there are at most
 /// 2 n + 64 cells, so memory stays O(n) however skewed the radii or spread the centres.
-/// Above 65 536 circles the median is that of an evenly spaced sample of the radii, unless
+/// Above 4 096 circles the median is that of an evenly spaced sample of the radii, unless
 /// half or more of the circles are then above twice it (see circle_grid.cpp). Circles that
 /// are not pairable_circle are left out of the other measures (the largest radius, the
 /// extent of the centres).

@@ -256,15 +256,15 @@ TEST(pair_finder, invalid_circles_are_in_no_pair_and_do_not_crash) {
     EXPECT_TRUE(zero_radius_paired); // a point at circle 0's centre is in contact with it
 }
 
-// Above 65 536 circles the grid's median radius comes from an evenly spaced sample
+// Above 4 096 circles the grid's median radius comes from an evenly spaced sample
 // (kernels/circle_grid.cpp). Radii alternating 0.1 and 1 fool a sample of every other
 // circle (its median is 0.1, so half the circles would be large, which pair_finder's search
 // of the large ones must never see): the exact median is taken instead. Radii with no such
 // pattern keep the sample's median, close to the exact one. Either way fewer than half the
 // circles are large.
 TEST(pair_finder, a_sampled_median_never_leaves_half_the_circles_large) {
-    const std::size_t n = std::size_t{1} << 17; // the sample: every other circle
-    const std::size_t side = 362;               // on a 362-wide grid
+    const std::size_t n = std::size_t{1} << 13; // the sample: every other circle
+    const std::size_t side = 91;                // on a 91-wide grid
     for (const bool alternating : {true, false}) {
         circle_set c(n);
         std::mt19937 rng(5);

@@ -71,7 +71,7 @@ struct circle_cells {
 /// simulation: it reuses its memory from call to call.
 ///
 /// How: circles are counting-sorted into a uniform grid of cells 2 * r_small + margin wide,
-/// where r_small is twice the median radius (capped at the largest radius; above 65 536
+/// where r_small is twice the median radius (capped at the largest radius; above 4 096
 /// circles, the median of an evenly spaced sample of the radii, unless half the circles or
 /// more would then be larger than r_small, when the exact one is taken); circles no
 /// larger than r_small find their partners in the 3 x 3 cells around them, each pair tested
