@@ -107,9 +107,9 @@ std::size_t touches_unchecked(const kernel_table& t, particles_view c,
 
 void separate_in_order_unchecked(const kernel_table& t, particles_view c, const pair_groups& groups,
                                  separation_weighting mode, int rounds, bool packed,
-                                 separation_workspace& workspace) {
+                                 const move_hold* hold, separation_workspace& workspace) {
     t.world.separate_in_order(c, groups.pairs().data(), groups.ends().data(), groups.ends().size(),
-                              mode, rounds, packed, scratch_of(workspace, 4 * c.count));
+                              mode, rounds, packed, hold, scratch_of(workspace, 4 * c.count));
 }
 
 void respond_unchecked(const kernel_table& t, particles_view c,

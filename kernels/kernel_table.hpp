@@ -52,6 +52,13 @@ struct response_kernels_table {
                                  response_parameters);
 };
 
+/// Phase 3's hold (world.hpp), which separate_in_order applies after its rounds.
+struct move_hold {
+    const float* moved_x; ///< each circle's position after phase 1 (count floats each)
+    const float* moved_y;
+    float fraction; ///< of its radius: the longest move from there a circle keeps
+};
+
 /// What the world's phases 5 and 6 read besides the circles, for a single velocity pass
 /// (world_kernels_table::gain_and_respond).
 struct velocity_update {
@@ -82,15 +89,19 @@ struct world_kernels_table {
     /// `packed`: scratch already holds every circle's (x, y, radius, inverse mass) record as
     /// pair_touches packed it, and no circle has changed since (the world's phase 2 then 3),
     /// so SIMD paths need not pack them again; the reference never reads scratch.
+    /// `hold`, unless null: after the rounds, hold_moves with it on every circle (the world's
+    /// phase 3; SIMD paths hold each circle as they write its position back).
     void (*separate_in_order)(particles_view, const circle_pair* pairs, const std::uint32_t* ends,
                               std::size_t groups, separation_weighting, int rounds, bool packed,
-                              float* scratch);
+                              const move_hold* hold, float* scratch);
     /// Phase 1 for every circle: v += gravity_h (g * h) and x += v * h where inverse mass
     /// > 0; every circle's position after it into moved_x, moved_y (count floats each).
     void (*integrate)(particles_view, float gravity_h_x, float gravity_h_y, float h, float* moved_x,
                       float* moved_y);
     /// Phase 3's hold for every circle: where the move from moved (x - moved) is longer
     /// than `fraction` * radius, x = moved + (x - moved) * (fraction * radius / |x - moved|).
+    /// The world holds through separate_in_order's `hold`; this is the hold alone, which the
+    /// tests and the fuzzer compare with the reference case by case.
     void (*hold_moves)(particles_view, const float* moved_x, const float* moved_y, float fraction);
     /// Phase 5 for every circle: where inverse mass > 0, v += (x - moved) * inverse_h, that
     /// gain capped at `cap` in speed.

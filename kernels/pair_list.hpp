@@ -36,9 +36,11 @@ std::size_t touches_unchecked(const kernel_table& t, particles_view circles,
 /// The world's phase 3 (kernel_table.hpp, world_kernels_table::separate_in_order) on table
 /// `t`, unchecked: every index below circles.count, a != b, groups as pair_groups makes them.
 /// `packed`: the workspace holds the circles as touches_unchecked packed them, unchanged since.
+/// `hold`: null, or the hold to apply after the rounds.
 void separate_in_order_unchecked(const kernel_table& t, particles_view circles,
                                  const pair_groups& groups, separation_weighting mode, int rounds,
-                                 bool packed, separation_workspace& workspace);
+                                 bool packed, const move_hold* hold,
+                                 separation_workspace& workspace);
 
 /// The world's phase 6 for circle pairs (kernel_table.hpp, world_kernels_table::
 /// respond_pairs) on table `t`, unchecked: every index below circles.count, a != b.

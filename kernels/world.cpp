@@ -523,11 +523,12 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // 3. Positions: separate every listed pair, in the grouper's order (Gauss-Seidel). The
     // workspace still holds the circles as phase 2 packed them (nothing has moved since), so
     // the SIMD paths do not pack them again: that pack was about 2.5% of a step.
+    // Then each circle's move by it held to separation_reach of its radius a step, in the
+    // same kernel: SIMD paths hold each circle as they write its position back.
+    const detail::move_hold hold{moved_from_x_.data(), moved_from_y_.data(),
+                                 separation_reach / static_cast<float>(options_.substeps)};
     detail::separate_in_order_unchecked(kernels, p, grouper_.groups(), options_.weighting,
-                                        options_.separation_iterations, true, workspace_);
-    // Each circle's move by it held to separation_reach of its radius a step.
-    kernels.world.hold_moves(p, moved_from_x_.data(), moved_from_y_.data(),
-                             separation_reach / static_cast<float>(options_.substeps));
+                                        options_.separation_iterations, true, &hold, workspace_);
 
     // 4. Static boxes: each moving circle against its listed boxes in ascending order
     // (SPEC.md's order rule).

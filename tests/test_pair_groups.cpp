@@ -305,10 +305,12 @@ class separate_in_order_simd : public ::testing::TestWithParam<isa> {};
 // lengths around the lane counts (groups of 1 to W + 1 pairs and longer), offset views,
 // static circles, coincident centres, a zero radius; random lists where most groups hold
 // one or two pairs; through the table and the public call; unshifted, with the circles
-// packed by pair_touches as the world does.
+// packed by pair_touches as the world does; without and with the world's hold after the
+// rounds.
 TEST_P(separate_in_order_simd, matches_reference_bit_for_bit) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table();
+    std::size_t held_back = 0; // circles the hold moved
     for (const separation_weighting mode :
          {separation_weighting::inverse_mass, separation_weighting::equal,
           separation_weighting::by_radius}) {
@@ -334,8 +336,14 @@ TEST_P(separate_in_order_simd, matches_reference_bit_for_bit) {
                 separation_workspace ws_want, ws_got;
                 // packed: the circles packed by pair_touches first, as the world's phase 2
                 // leaves them for phase 3, which then reads those records.
+                // held: with the world's hold after the rounds, from where the circles
+                // started, to 2% of their radii (most moves are longer; some are not).
+                const particles_view start = want.view();
+                const std::vector<float> moved_x(start.x, start.x + start.count);
+                const std::vector<float> moved_y(start.y, start.y + start.count);
+                const detail::move_hold hold{moved_x.data(), moved_y.data(), 0.02F};
                 const auto run = [&](const detail::kernel_table& t, packed_pile& p,
-                                     separation_workspace& ws, bool packed) {
+                                     separation_workspace& ws, bool packed, bool held) {
                     ws.scratch.resize(8 * n + 4);
                     if (packed) {
                         std::vector<detail::world_touch> touches(groups.pairs().size());
@@ -345,18 +353,28 @@ TEST_P(separate_in_order_simd, matches_reference_bit_for_bit) {
                     }
                     t.world.separate_in_order(p.view(), groups.pairs().data(), groups.ends().data(),
                                               groups.ends().size(), mode, 3, packed,
-                                              ws.scratch.data());
+                                              held ? &hold : nullptr, ws.scratch.data());
                 };
-                run(ref, want, ws_want, false);
-                run(table, got, ws_got, shift == 0);
-                for (std::size_t i = 0; i < want.x.size(); ++i) {
-                    EXPECT_SAME_BITS(got.x[i], want.x[i], "x", i);
-                    EXPECT_SAME_BITS(got.y[i], want.y[i], "y", i);
-                    EXPECT_SAME_BITS(got.r[i], want.r[i], "radius", i);
+                std::vector<float> unheld_x;
+                for (const bool held : {false, true}) {
+                    packed_pile want_now = want;
+                    packed_pile got_now = got;
+                    run(ref, want_now, ws_want, false, held);
+                    run(table, got_now, ws_got, shift == 0, held);
+                    if (!held) {
+                        unheld_x = want_now.x;
+                    }
+                    for (std::size_t i = 0; i < want.x.size(); ++i) {
+                        held_back += held && bits(want_now.x[i]) != bits(unheld_x[i]) ? 1 : 0;
+                        EXPECT_SAME_BITS(got_now.x[i], want_now.x[i], "x", i) << " held=" << held;
+                        EXPECT_SAME_BITS(got_now.y[i], want_now.y[i], "y", i) << " held=" << held;
+                        EXPECT_SAME_BITS(got_now.r[i], want_now.r[i], "radius", i);
+                    }
                 }
             }
         }
     }
+    EXPECT_GT(held_back, 1000U); // the hold does hold
 }
 
 // Past 2^18 pairs the SIMD loop fetches the second circles of the pairs ahead
@@ -373,7 +391,7 @@ TEST_P(separate_in_order_simd, matches_reference_on_a_list_long_enough_to_fetch_
         std::vector<float> scratch(4 * n + 4);
         t.world.separate_in_order(p.view(), groups.pairs().data(), groups.ends().data(),
                                   groups.ends().size(), separation_weighting::inverse_mass, 2,
-                                  false, scratch.data());
+                                  false, nullptr, scratch.data());
     };
     const std::vector<float> start_x = want.x;
     run(detail::reference_table(), want);

@@ -118,33 +118,6 @@ inline void push_boxes_loop(simdcollide::particles_view c, const simdcollide::ci
     }
 }
 
-// Phase 3: `rounds` passes over the pairs in list order, each pair separated (SPEC 3) from
-// the positions the pairs before it left. The groups (pair_groups.hpp) only tell the SIMD
-// paths which pairs they may take side by side; one by one, they change nothing.
-inline void separate_in_order_loop(simdcollide::particles_view c,
-                                   const simdcollide::circle_pair* pairs, const std::uint32_t* ends,
-                                   std::size_t groups, simdcollide::separation_weighting mode,
-                                   int rounds, bool /*packed*/, float* /*scratch*/) {
-    const std::size_t count = groups == 0 ? 0 : ends[groups - 1];
-    for (int round = 0; round < rounds; ++round) {
-        for (std::size_t k = 0; k < count; ++k) {
-            const std::uint32_t i = pairs[k].a;
-            const std::uint32_t j = pairs[k].b;
-            const separation_result s =
-                separation_of(mode, c.x[i], c.y[i], c.radius[i], c.inverse_mass[i], c.x[j], c.y[j],
-                              c.radius[j], c.inverse_mass[j]);
-            if (s.moves_a) {
-                c.x[i] += s.a_dx;
-                c.y[i] += s.a_dy;
-            }
-            if (s.moves_b) {
-                c.x[j] += s.b_dx;
-                c.y[j] += s.b_dy;
-            }
-        }
-    }
-}
-
 // The world's circles into their slots and back: to[k] = from[index[k]], bits and all.
 inline void permute_loop(const float* from, const std::uint32_t* index, std::size_t count,
                          float* to) {
@@ -185,6 +158,38 @@ inline void hold_moves_loop(simdcollide::particles_view c, const float* moved_x,
             c.x[i] = moved_x[i] + dx * scale;
             c.y[i] = moved_y[i] + dy * scale;
         }
+    }
+}
+
+// Phase 3: `rounds` passes over the pairs in list order, each pair separated (SPEC 3) from
+// the positions the pairs before it left. The groups (pair_groups.hpp) only tell the SIMD
+// paths which pairs they may take side by side; one by one, they change nothing. Then,
+// unless `hold` is null, the hold.
+inline void separate_in_order_loop(simdcollide::particles_view c,
+                                   const simdcollide::circle_pair* pairs, const std::uint32_t* ends,
+                                   std::size_t groups, simdcollide::separation_weighting mode,
+                                   int rounds, bool /*packed*/,
+                                   const simdcollide::detail::move_hold* hold, float* /*scratch*/) {
+    const std::size_t count = groups == 0 ? 0 : ends[groups - 1];
+    for (int round = 0; round < rounds; ++round) {
+        for (std::size_t k = 0; k < count; ++k) {
+            const std::uint32_t i = pairs[k].a;
+            const std::uint32_t j = pairs[k].b;
+            const separation_result s =
+                separation_of(mode, c.x[i], c.y[i], c.radius[i], c.inverse_mass[i], c.x[j], c.y[j],
+                              c.radius[j], c.inverse_mass[j]);
+            if (s.moves_a) {
+                c.x[i] += s.a_dx;
+                c.y[i] += s.a_dy;
+            }
+            if (s.moves_b) {
+                c.x[j] += s.b_dx;
+                c.y[j] += s.b_dy;
+            }
+        }
+    }
+    if (hold != nullptr) {
+        hold_moves_loop(c, hold->moved_x, hold->moved_y, hold->fraction);
     }
 }
 

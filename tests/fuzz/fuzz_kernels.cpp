@@ -285,7 +285,18 @@ void check_circle_circle(const input& in, const detail::kernel_table& t) {
             separation_workspace workspace;
             detail::separate_in_order_unchecked(k, s.a_particles(),
                                                 grouper.group(in.distinct_pairs, s.n), mode, 2,
-                                                false, workspace);
+                                                false, nullptr, workspace);
+            return in.distinct_pairs.size();
+        });
+        // And with phase 3's hold after the rounds (the fraction from the cap's bits: any
+        // float, as in the hold alone).
+        check(in, t, "separate_in_order, held", [&](const detail::kernel_table& k, scene& s) {
+            pair_grouper grouper;
+            separation_workspace workspace;
+            const detail::move_hold hold{s.p(scene::moved_x), s.p(scene::moved_y), in.cap};
+            detail::separate_in_order_unchecked(k, s.a_particles(),
+                                                grouper.group(in.distinct_pairs, s.n), mode, 2,
+                                                false, &hold, workspace);
             return in.distinct_pairs.size();
         });
     }
