@@ -159,11 +159,11 @@ struct alignas(32) world_touch {
 };
 
 /// Interleaved runs of phase 6's circle pairs (step 6 above, kernel_table.hpp's
-/// respond_pairs): a run's pairs are far apart in the list from the other runs' at the same
-/// point, so they rarely share a circle, and the SIMD kernels apply the runs' k-th pairs at
-/// once (up to W of them). Measured: with 16 runs, the phase took about 3x as long on the
-/// 1 000 000-circle pile (16 streams of contact records through memory) and no less on the
-/// 10 000-circle one; 32 and more made more blocks share circles.
+/// respond_pairs and gain_and_respond): a run's pairs are far apart in the list from the
+/// other runs' at the same point, so they rarely share a circle, and the SIMD kernels apply
+/// the runs' k-th pairs at once (up to W of them). Measured: with 16 runs, the phase took
+/// about 3x as long on the 1 000 000-circle pile (16 streams of contact records through
+/// memory) and no less on the 10 000-circle one; 32 and more made more blocks share circles.
 inline constexpr std::size_t impulse_runs = 8;
 
 /// A contact's normal and friction impulses so far, over the passes of phase 6.
