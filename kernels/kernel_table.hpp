@@ -110,7 +110,9 @@ struct world_kernels_table {
     /// Phase 6 for the circle pairs in contact, a single pass: each touch's impulse applied
     /// to its circles' velocities in the order of impulse_runs interleaved runs (world.hpp),
     /// each seeing the last's results. touches come from pair_touches (a != b in each);
-    /// `scratch` holds 4 floats per circle, 16-byte aligned.
+    /// `scratch` holds 4 floats per circle, 16-byte aligned. The world's single pass runs
+    /// this loop inside gain_and_respond; this is phase 6's pairs alone, with their own pack
+    /// and unpack (the world/respond benchmark, the tests and the fuzzer).
     void (*respond_pairs)(particles_view, const world_touch* touches, std::size_t count,
                           float friction, float* scratch);
     /// Phases 5 and 6 with a single velocity pass: gain_corrections, then each box touch's

@@ -42,8 +42,9 @@ void separate_in_order_unchecked(const kernel_table& t, particles_view circles,
                                  bool packed, const move_hold* hold,
                                  separation_workspace& workspace);
 
-/// The world's phase 6 for circle pairs (kernel_table.hpp, world_kernels_table::
-/// respond_pairs) on table `t`, unchecked: every index below circles.count, a != b.
+/// Phase 6 for circle pairs alone (kernel_table.hpp, world_kernels_table::respond_pairs) on
+/// table `t`, unchecked: every index below circles.count, a != b. The world runs it inside
+/// gain_and_respond_unchecked; the fuzzer calls this one.
 void respond_unchecked(const kernel_table& t, particles_view circles,
                        std::span<const world_touch> touches, float friction,
                        separation_workspace& workspace);
