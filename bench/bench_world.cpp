@@ -4,10 +4,10 @@
 //   world/separate/<impl>/<n>              phase 3: one round of separation in order over
 //                                          the pile's pairs, grouped
 //   world/group_pairs/dispatch/<n>         grouping those pairs (pair_grouper); items are pairs
-//   world/touches/<impl>/<n>               phase 2 for the pile's pairs (contacts, impulse
-//                                          records of those in contact); items are pairs
-//   world/respond/<impl>/<n>               phase 6 for the circle pairs phase 2 finds in
-//                                          contact; items are those pairs
+//   world/separate_recording/<impl>/<n>    the same round as a step runs it, recording the
+//                                          pairs in contact for phase 6
+//   world/respond/<impl>/<n>               phase 6 for the circle pairs that round records;
+//                                          items are those pairs
 //   world/static_boxes/grid/<n>            the accelerated static-box phase
 //   world/static_boxes/brute_force/<n>     every box against every circle, SIMD (one-box kernel)
 //   static_boxes/<grid|brute_force>/<boxes> 10 000 circles against 10 .. 10 000 boxes
@@ -15,8 +15,8 @@
 // also reports the scene's mean squared speed before its first timed step (start_mean_v2,
 // below 0.01 for a settled pile), the share of timed steps that listed everything or some
 // (full_listings, partial_listings), the listed pairs, and ns_per_circle. The phases
-// alone (find_pairs, separate, touches, respond) run on the pile's circles in the order a step
-// keeps them in (pile_in_slots below).
+// alone (find_pairs, separate, separate_recording, respond) run on the pile's circles in
+// the order a step keeps them in (pile_in_slots below).
 //
 // The scene (issue 4): n circles of radius 0.25 to 0.45 dropped into a container of static
 // boxes (a floor and two walls, 1.2 sqrt(n) wide), n/100 random obstacle boxes 0.5 to 2.5
@@ -329,46 +329,74 @@ void find_pairs(benchmark::State& state, std::size_t n) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
-// The world's phase 2 for circle pairs (kernel_table.hpp, world.pair_touches) on the pile's
-// pairs, as a substep runs it; items are pairs.
-void touches_pile(benchmark::State& state, bool reference, std::size_t n) {
+// The world's phase 3 with its record (kernel_table.hpp, world.separate_in_order), one
+// round over the pile's pairs grouped by pair_grouper, as a substep runs it: separation in
+// order, the pairs in contact recorded for phase 6; items are circles, as in
+// world/separate (which times the same round without the record).
+void separate_recording_pile(benchmark::State& state, bool reference, std::size_t n) {
     particle_world& world = settled(n);
     pile_in_slots& pile = pile_of(n);
-    const std::vector<circle_pair>& pairs = pile.pairs;
+    pair_grouper grouper;
+    const pair_groups& groups = grouper.group(pile.pairs, n);
+    const particles_view p = pile.view();
     const detail::kernel_table& table =
         reference ? detail::reference_table() : detail::active_table();
-    const detail::touch_parameters parameters{world.options().restitution, world.options().friction,
-                                              240.0F};
-    std::vector<detail::world_touch> touches(pairs.size());
+    std::vector<detail::world_touch> touches(groups.pairs().size());
+    const detail::touch_recording record{
+        {world.options().restitution, world.options().friction, 240.0F}, touches.data()};
     aligned_floats scratch(8 * n);
+    const std::vector<float> x(p.x, p.x + n), y(p.y, p.y + n);
     std::size_t count = 0;
     for (auto _ : state) {
-        count = table.world.pair_touches(pile.view(), pairs.data(), pairs.size(), parameters,
-                                         touches.data(), scratch.data());
-        benchmark::DoNotOptimize(count);
-        benchmark::ClobberMemory();
+        std::copy(x.begin(), x.end(), p.x);
+        std::copy(y.begin(), y.end(), p.y);
+        state.SetIterationTime(seconds_of([&] {
+            count = table.world.separate_in_order(
+                p, groups.pairs().data(), groups.ends().data(), groups.ends().size(),
+                separation_weighting::inverse_mass, 1, &record, nullptr, scratch.data());
+        }));
     }
+    // Left as found: the other benchmarks share the pile.
+    std::copy(x.begin(), x.end(), p.x);
+    std::copy(y.begin(), y.end(), p.y);
+    state.counters["pairs"] = static_cast<double>(pile.pairs.size());
     state.counters["in_contact"] = static_cast<double>(count);
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * pairs.size()));
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
+// The touches a substep's phase 3 records in the pile (one round over its pairs, grouped),
+// the pile's positions left as they were.
+std::vector<detail::world_touch> recorded_touches(pile_in_slots& pile,
+                                                  const detail::touch_parameters& parameters) {
+    const particles_view p = pile.view();
+    pair_grouper grouper;
+    const pair_groups& groups = grouper.group(pile.pairs, p.count);
+    std::vector<detail::world_touch> touches(groups.pairs().size());
+    const detail::touch_recording record{parameters, touches.data()};
+    aligned_floats scratch(8 * p.count);
+    const std::vector<float> x(p.x, p.x + p.count), y(p.y, p.y + p.count);
+    touches.resize(detail::active_table().world.separate_in_order(
+        p, groups.pairs().data(), groups.ends().data(), groups.ends().size(),
+        separation_weighting::inverse_mass, 1, &record, nullptr, scratch.data()));
+    std::copy(x.begin(), x.end(), p.x);
+    std::copy(y.begin(), y.end(), p.y);
+    return touches;
 }
 
 // The world's phase 6 for circle pairs (kernel_table.hpp, world.respond_pairs) on the touches
-// phase 2 finds in the pile, the velocities put back before each run; items are touches.
-// The kernel packs and unpacks the velocities itself; the step runs the same impulse loop
-// inside gain_and_respond, on the records the gain packed, so this times a little more than
-// the step spends on the pairs.
+// phase 3 records in the pile (recorded_touches), the velocities put back before each run;
+// items are touches. The kernel packs and unpacks the velocities itself; the step runs the
+// same impulse loop inside gain_and_respond, on the records the gain packed, so this times
+// a little more than the step spends on the pairs.
 void respond_pile(benchmark::State& state, bool reference, std::size_t n) {
     particle_world& world = settled(n);
     pile_in_slots& pile = pile_of(n);
     const particles_view p = pile.view();
     const detail::kernel_table& table =
         reference ? detail::reference_table() : detail::active_table();
-    const detail::touch_parameters parameters{world.options().restitution, world.options().friction,
-                                              240.0F};
-    std::vector<detail::world_touch> touches(pile.pairs.size());
-    aligned_floats scratch(8 * n);
-    touches.resize(detail::active_table().world.pair_touches(
-        p, pile.pairs.data(), pile.pairs.size(), parameters, touches.data(), scratch.data()));
+    const std::vector<detail::world_touch> touches =
+        recorded_touches(pile, {world.options().restitution, world.options().friction, 240.0F});
+    aligned_floats scratch(4 * n);
     const std::vector<float> vx(p.vx, p.vx + n), vy(p.vy, p.vy + n);
     for (auto _ : state) {
         std::copy(vx.begin(), vx.end(), p.vx);
@@ -499,8 +527,9 @@ bool register_all() {
                                          separate_pile, reference, n)
                 ->UseManualTime()
                 ->Unit(benchmark::kMicrosecond);
-            benchmark::RegisterBenchmark(name({"world/touches/", impl, size}).c_str(), touches_pile,
-                                         reference, n)
+            benchmark::RegisterBenchmark(name({"world/separate_recording/", impl, size}).c_str(),
+                                         separate_recording_pile, reference, n)
+                ->UseManualTime()
                 ->Unit(benchmark::kMicrosecond);
             benchmark::RegisterBenchmark(name({"world/respond/", impl, size}).c_str(), respond_pile,
                                          reference, n)

@@ -98,18 +98,13 @@ std::size_t contact_unchecked(const kernel_table& t, circles_cview c,
                                         scratch_of(workspace, 4 * c.count));
 }
 
-std::size_t touches_unchecked(const kernel_table& t, particles_view c,
-                              std::span<const circle_pair> pairs, const touch_parameters& p,
-                              world_touch* touches, separation_workspace& workspace) {
-    return t.world.pair_touches(c, pairs.data(), pairs.size(), p, touches,
-                                scratch_of(workspace, 8 * c.count));
-}
-
-void separate_in_order_unchecked(const kernel_table& t, particles_view c, const pair_groups& groups,
-                                 separation_weighting mode, int rounds, bool packed,
-                                 const move_hold* hold, separation_workspace& workspace) {
-    t.world.separate_in_order(c, groups.pairs().data(), groups.ends().data(), groups.ends().size(),
-                              mode, rounds, packed, hold, scratch_of(workspace, 4 * c.count));
+std::size_t separate_in_order_unchecked(const kernel_table& t, particles_view c,
+                                        const pair_groups& groups, separation_weighting mode,
+                                        int rounds, const touch_recording* record,
+                                        const move_hold* hold, separation_workspace& workspace) {
+    return t.world.separate_in_order(c, groups.pairs().data(), groups.ends().data(),
+                                     groups.ends().size(), mode, rounds, record, hold,
+                                     scratch_of(workspace, (record != nullptr ? 8 : 4) * c.count));
 }
 
 void respond_unchecked(const kernel_table& t, particles_view c,

@@ -69,31 +69,37 @@ struct velocity_update {
     float friction;           ///< mu
     const world_touch* boxes; ///< phase 2's box touches: the box as a (static), the circle as b
     std::size_t box_count;
-    const world_touch* pairs; ///< phase 2's circle-pair touches (a != b in each)
+    const world_touch* pairs; ///< phase 3's circle-pair touches (a != b in each)
     std::size_t pair_count;
 };
 
+/// Phase 3's record of the circle pairs in contact for phase 6 (world.hpp, step 3): what
+/// their touches need besides the contacts, and where they go.
+struct touch_recording {
+    touch_parameters parameters;
+    /// Room for as many touches as there are pairs; entries past the count are scratch
+    /// (SIMD paths write whole blocks). Does not overlap the pairs.
+    world_touch* touches;
+};
+
 struct world_kernels_table {
-    /// The particle world's phase 2 for its listed circle pairs (world.hpp): each pair's
-    /// contact, and for those in contact (depth > 0), in list order, the world_touch the
-    /// impulse loop needs (the pair's circles in it) into touches[]; returns how many.
-    /// touches has room for pair_count and does not overlap `pairs` (SIMD paths read a
-    /// block's pairs again while writing); entries past the count are scratch. `scratch`
-    /// holds 8 floats per circle, 16-byte aligned.
-    std::size_t (*pair_touches)(particles_view, const circle_pair* pairs, std::size_t pair_count,
-                                const touch_parameters& p, world_touch* touches, float* scratch);
     /// Phase 3 (world.hpp): `rounds` passes over the pairs in order, each pair's separation
     /// applied at once, seeing the positions the pairs before it left (Gauss-Seidel). The
     /// pairs come in `groups` groups, group g ending at ends[g] (pair_groups.hpp): no two
-    /// pairs of a group share a circle. `scratch` holds 4 floats per circle, 16-byte aligned.
-    /// `packed`: scratch already holds every circle's (x, y, radius, inverse mass) record as
-    /// pair_touches packed it, and no circle has changed since (the world's phase 2 then 3),
-    /// so SIMD paths need not pack them again; the reference never reads scratch.
+    /// pairs of a group share a circle. `scratch` holds 4 floats per circle (8 with a
+    /// record), 16-byte aligned.
+    /// `record`, unless null: in the first round, each pair in contact (depth > 0) as its
+    /// turn comes, from the positions the pairs before it left, is recorded in list order
+    /// as the world_touch phase 6 needs (its circles, normal and depth, and its approach
+    /// speed from the velocities, which phase 3 does not change); returns how many (0
+    /// without a record, or with no rounds).
     /// `hold`, unless null: after the rounds, hold_moves with it on every circle (the world's
     /// phase 3; SIMD paths hold each circle as they write its position back).
-    void (*separate_in_order)(particles_view, const circle_pair* pairs, const std::uint32_t* ends,
-                              std::size_t groups, separation_weighting, int rounds, bool packed,
-                              const move_hold* hold, float* scratch);
+    std::size_t (*separate_in_order)(particles_view, const circle_pair* pairs,
+                                     const std::uint32_t* ends, std::size_t groups,
+                                     separation_weighting, int rounds,
+                                     const touch_recording* record, const move_hold* hold,
+                                     float* scratch);
     /// Phase 1 for every circle: v += gravity_h (g * h) and x += v * h where inverse mass
     /// > 0; every circle's position after it into moved_x, moved_y (count floats each).
     void (*integrate)(particles_view, float gravity_h_x, float gravity_h_y, float h, float* moved_x,
@@ -109,7 +115,7 @@ struct world_kernels_table {
                              float inverse_h, float cap);
     /// Phase 6 for the circle pairs in contact, a single pass: each touch's impulse applied
     /// to its circles' velocities in the order of impulse_runs interleaved runs (world.hpp),
-    /// each seeing the last's results. touches come from pair_touches (a != b in each);
+    /// each seeing the last's results. touches come from separate_in_order (a != b in each);
     /// `scratch` holds 4 floats per circle, 16-byte aligned. The world's single pass runs
     /// this loop inside gain_and_respond; this is phase 6's pairs alone, with their own pack
     /// and unpack (the world/respond benchmark, the tests and the fuzzer).

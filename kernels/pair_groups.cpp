@@ -178,7 +178,7 @@ void separate_in_order_with(const detail::kernel_table& t, particles_view c,
         throw std::invalid_argument(std::string("simdcollide::") + kernel + ": rounds is " +
                                     std::to_string(rounds) + ", must be >= 0");
     }
-    detail::separate_in_order_unchecked(t, c, groups, mode, rounds, false, nullptr, workspace);
+    detail::separate_in_order_unchecked(t, c, groups, mode, rounds, nullptr, nullptr, workspace);
 }
 
 } // namespace

@@ -27,20 +27,15 @@ std::size_t separate_unchecked(const kernel_table& t, particles_view circles,
                                std::span<const circle_pair> pairs, separation_weighting mode,
                                separation_workspace& workspace);
 
-/// The world's phase 2 (kernel_table.hpp, world_kernels_table::pair_touches) on table `t`,
-/// unchecked: every index below circles.count; touches has room for pairs.size().
-std::size_t touches_unchecked(const kernel_table& t, particles_view circles,
-                              std::span<const circle_pair> pairs, const touch_parameters& p,
-                              world_touch* touches, separation_workspace& workspace);
-
 /// The world's phase 3 (kernel_table.hpp, world_kernels_table::separate_in_order) on table
 /// `t`, unchecked: every index below circles.count, a != b, groups as pair_groups makes them.
-/// `packed`: the workspace holds the circles as touches_unchecked packed them, unchanged since.
-/// `hold`: null, or the hold to apply after the rounds.
-void separate_in_order_unchecked(const kernel_table& t, particles_view circles,
-                                 const pair_groups& groups, separation_weighting mode, int rounds,
-                                 bool packed, const move_hold* hold,
-                                 separation_workspace& workspace);
+/// `record`: null, or where the first round records the pairs in contact for phase 6 (room
+/// for every pair); returns how many it recorded. `hold`: null, or the hold to apply after
+/// the rounds.
+std::size_t separate_in_order_unchecked(const kernel_table& t, particles_view circles,
+                                        const pair_groups& groups, separation_weighting mode,
+                                        int rounds, const touch_recording* record,
+                                        const move_hold* hold, separation_workspace& workspace);
 
 /// Phase 6 for circle pairs alone (kernel_table.hpp, world_kernels_table::respond_pairs) on
 /// table `t`, unchecked: every index below circles.count, a != b. The world runs it inside

@@ -475,9 +475,10 @@ void particle_world::relist_leavers(float dt) {
     relist(box_contacts_, [&](circle_pair q) { return is_leaver_[q.a] != 0; });
 }
 
-// Phase 2's parameters for a substep of h. Gravity's direction is worked out once here,
-// in floats, for the reference and every SIMD path alike; without gravity (or with one so
-// large that its square overflows) there is no "lower" circle and no shock propagation.
+// The touches' parameters for a substep of h (phase 2 for the boxes, phase 3's record for
+// the circle pairs). Gravity's direction is worked out once here, in floats, for the
+// reference and every SIMD path alike; without gravity (or with one so large that its
+// square overflows) there is no "lower" circle and no shock propagation.
 detail::touch_parameters particle_world::touch_parameters_for(float h) const {
     detail::touch_parameters touch{options_.restitution, options_.friction, 1.0F / h};
     const float gx = options_.gravity_x;
@@ -502,17 +503,7 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     kernels.world.integrate(p, options_.gravity_x * h, options_.gravity_y * h, h,
                             moved_from_x_.data(), moved_from_y_.data());
 
-    // 2. The contacts now: the listed circle pairs in contact (one kernel: their contacts,
-    // and for those in contact what phase 6 needs, in the grouper's order) and the listed
-    // boxes, each with its normal, depth and approach speed.
-    // pair_touching_ only grows: its entries past the count are the kernel's scratch, and
-    // resizing it down and up again each substep filled the difference with zeros (measured:
-    // 2% of a step on the 10 000-circle pile, where a third of the listed pairs are apart).
-    if (pair_touching_.size() < pairs_.size()) {
-        pair_touching_.resize(pairs_.size());
-    }
-    pair_touching_count_ = detail::touches_unchecked(kernels, p, grouper_.groups().pairs(), touch,
-                                                     pair_touching_.data(), workspace_);
+    // 2. The listed boxes in contact now, each with its normal, depth and approach speed.
     if (box_touching_.size() < box_contacts_.size()) {
         box_touching_.resize(box_contacts_.size());
     }
@@ -521,14 +512,23 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
                                   box_records_.data(), touch, box_touching_.data());
 
     // 3. Positions: separate every listed pair, in the grouper's order (Gauss-Seidel). The
-    // workspace still holds the circles as phase 2 packed them (nothing has moved since), so
-    // the SIMD paths do not pack them again: that pack was about 2.5% of a step.
-    // Then each circle's move by it held to separation_reach of its radius a step, in the
-    // same kernel: SIMD paths hold each circle as they write its position back.
+    // first round records the pairs in contact as it reaches them, for phase 6: one kernel
+    // works out each pair's contact once for both (a phase 2 of their own for the pairs,
+    // gathering the same circles and taking the same square roots, was about a quarter of
+    // a step). Then each circle's move by 3 held to separation_reach of its radius a step,
+    // in the same kernel: SIMD paths hold each circle as they write its position back.
+    // pair_touching_ only grows: its entries past the count are the kernel's scratch, and
+    // resizing it down and up again each substep filled the difference with zeros (measured:
+    // 2% of a step on the 10 000-circle pile, where a third of the listed pairs are apart).
+    if (pair_touching_.size() < pairs_.size()) {
+        pair_touching_.resize(pairs_.size());
+    }
+    const detail::touch_recording record{touch, pair_touching_.data()};
     const detail::move_hold hold{moved_from_x_.data(), moved_from_y_.data(),
                                  separation_reach / static_cast<float>(options_.substeps)};
-    detail::separate_in_order_unchecked(kernels, p, grouper_.groups(), options_.weighting,
-                                        options_.separation_iterations, true, &hold, workspace_);
+    pair_touching_count_ = detail::separate_in_order_unchecked(
+        kernels, p, grouper_.groups(), options_.weighting, options_.separation_iterations, &record,
+        &hold, workspace_);
 
     // 4. Static boxes: each moving circle against its listed boxes in ascending order
     // (SPEC.md's order rule).
@@ -538,7 +538,7 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
     // that a corrected overlap does not go on closing, and a correction is not free energy.
     // Divided by h as a multiplication by 1 / h, as in phase 6: one division a substep
     // instead of two a circle.
-    // 6. Restitution and friction, with the contacts of 2: boxes, then circle pairs, each
+    // 6. Restitution and friction, with the contacts of 2 and 3: boxes, then circle pairs, each
     // seeing the last's result. The pairs go in interleaved runs (detail::impulse_runs):
     // pairs far apart in the list rarely share a circle, so the kernel applies several at
     // once. With velocity_iterations > 1, respond_in_passes; else one kernel does 5 and 6,

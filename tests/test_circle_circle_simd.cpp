@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -190,13 +191,21 @@ struct pile {
     std::vector<circle_pair> pairs;
 };
 
-// The reference's phase-2 touches of the pile's pairs, for the phase-6 tests. `scratch`
-// holds 8 floats per circle.
+// The touches the reference's phase 3 records over the pile's pairs (grouped, one round),
+// for the phase-6 tests; the pile's positions left as they were. `scratch` holds 8 floats
+// per circle.
 std::vector<detail::world_touch> reference_touches(pile& scene, const detail::touch_parameters& p,
                                                    float* scratch) {
-    std::vector<detail::world_touch> touches(scene.pairs.size());
-    touches.resize(detail::reference_table().world.pair_touches(
-        scene.view(), scene.pairs.data(), scene.pairs.size(), p, touches.data(), scratch));
+    pair_grouper grouper;
+    const pair_groups& groups = grouper.group(scene.pairs, scene.x.size());
+    std::vector<detail::world_touch> touches(groups.pairs().size());
+    const detail::touch_recording record{p, touches.data()};
+    const std::vector<float> x = scene.x, y = scene.y;
+    touches.resize(detail::reference_table().world.separate_in_order(
+        scene.view(), groups.pairs().data(), groups.ends().data(), groups.ends().size(),
+        separation_weighting::inverse_mass, 1, &record, nullptr, scratch));
+    scene.x = x;
+    scene.y = y;
     return touches;
 }
 
@@ -363,14 +372,15 @@ TEST_P(circle_circle_simd, pair_list_contact_matches_reference) {
     }
 }
 
-// The world's phase 2 over a pair list (kernel_table.hpp, pair_touches): the same touches,
-// field by field, in the same order, and the same pairs, on piles with static circles,
-// coincident centres, repeated pairs, random velocities, and lengths around the lane
-// counts; for restitution and friction zero and not; with shock propagation (full, and
-// partly, under a slanted gravity) and without. Velocities are random and small, or at the
-// bound up to which the SIMD paths skip them for restitution 0 (+-2^120), or extreme (past
-// it, infinite, NaN), where a pair's approach can be -infinity and its target NaN.
-TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
+// The world's phase 3 with its record (kernel_table.hpp, separate_in_order): the same
+// touches, field by field, in the same order, and the same positions, over a grouped pair
+// list, on piles with static circles, coincident centres, repeated pairs, random velocities,
+// and lengths around the lane counts; in each weighting, over no, one and two rounds; for
+// restitution and friction zero and not; with shock propagation (full, and partly, under a
+// slanted gravity) and without. Velocities are random and small, or at the bound up to
+// which the SIMD paths skip them for restitution 0 (+-2^120), or extreme (past it,
+// infinite, NaN), where a pair's approach can be -infinity and its target NaN.
+TEST_P(circle_circle_simd, world_separation_records_the_reference_touches) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table();
     const float inf = std::numeric_limits<float>::infinity();
@@ -378,6 +388,10 @@ TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
         3e38F, -3e38F, 0x1p121F, -0x1p121F, inf, -inf, std::numeric_limits<float>::quiet_NaN(),
         1.0F};
     const float at_bound[] = {0x1p120F, -0x1p120F, 1.0F, 0.0F, -0.0F};
+    const separation_weighting modes[] = {separation_weighting::inverse_mass,
+                                          separation_weighting::equal,
+                                          separation_weighting::by_radius};
+    std::size_t cases = 0;
     for (const std::size_t n : {std::size_t{2}, std::size_t{5}, std::size_t{9}, std::size_t{17},
                                 std::size_t{40}, std::size_t{1000}}) {
         for (const int velocities : {0, 1, 2}) {
@@ -404,25 +418,47 @@ TEST_P(circle_circle_simd, world_pair_touches_match_reference) {
                   detail::touch_parameters{0.3F, 0.2F, 240.0F, 0.6F, -0.8F, 0.5F}}) {
                 for (std::size_t count = 0; count <= scene.pairs.size();
                      count += count < 20 ? 1 : scene.pairs.size() / 3 + 1) {
-                    aligned_floats scratch(8 * n);
-                    std::vector<detail::world_touch> want(count), got(count);
-                    const std::size_t want_n = ref.world.pair_touches(
-                        scene.view(), scene.pairs.data(), count, p, want.data(), scratch.data());
-                    const std::size_t got_n = table.world.pair_touches(
-                        scene.view(), scene.pairs.data(), count, p, got.data(), scratch.data());
-                    ASSERT_EQ(got_n, want_n)
+                    const separation_weighting mode = modes[cases % std::size(modes)];
+                    const int rounds = static_cast<int>(cases % 5 == 0 ? 0 : 1 + cases % 2);
+                    ++cases;
+                    pair_grouper grouper;
+                    const pair_groups& groups =
+                        grouper.group(std::span<const circle_pair>(scene.pairs.data(), count), n);
+                    const auto run = [&](const detail::kernel_table& t, pile& p_scene,
+                                         std::vector<detail::world_touch>& touches) {
+                        aligned_floats scratch(8 * n);
+                        touches.assign(count, {});
+                        const detail::touch_recording record{p, touches.data()};
+                        touches.resize(t.world.separate_in_order(
+                            p_scene.view(), groups.pairs().data(), groups.ends().data(),
+                            groups.ends().size(), mode, rounds, &record, nullptr, scratch.data()));
+                    };
+                    pile want_scene = scene;
+                    pile got_scene = scene;
+                    std::vector<detail::world_touch> want, got;
+                    run(ref, want_scene, want);
+                    run(table, got_scene, got);
+                    ASSERT_EQ(got.size(), want.size())
                         << "n=" << n << " count=" << count << " velocities=" << velocities;
-                    SCOPED_TRACE("velocities=" + std::to_string(velocities));
-                    for (std::size_t k = 0; k < want_n; ++k) {
+                    SCOPED_TRACE("n=" + std::to_string(n) + " count=" + std::to_string(count) +
+                                 " velocities=" + std::to_string(velocities));
+                    for (std::size_t k = 0; k < want.size(); ++k) {
                         expect_same_touch(got[k], want[k], k);
                     }
-                    if (count == scene.pairs.size() && n >= 40) {
-                        EXPECT_GT(want_n, count / 4); // the pile does touch
-                        EXPECT_LT(want_n, count);     // and not everywhere
+                    for (std::size_t i = 0; i < n; ++i) {
+                        EXPECT_SAME_BITS(got_scene.x[i], want_scene.x[i], "x", i);
+                        EXPECT_SAME_BITS(got_scene.y[i], want_scene.y[i], "y", i);
+                    }
+                    if (rounds == 0) {
+                        EXPECT_TRUE(want.empty());
+                    }
+                    if (count == scene.pairs.size() && n >= 40 && rounds > 0) {
+                        EXPECT_GT(want.size(), count / 4); // the pile does touch
+                        EXPECT_LT(want.size(), count);     // and not everywhere
                         // Some approach is -infinity, its target NaN.
                         if (velocities == 2 && p.restitution == 0.0F) {
                             EXPECT_TRUE(std::any_of(
-                                want.begin(), want.begin() + want_n,
+                                want.begin(), want.end(),
                                 [](const detail::world_touch& t) { return std::isnan(t.target); }));
                         }
                     }

@@ -24,7 +24,7 @@ cmake --build "$build" -j"$(nproc)" --target simdcollide_bench simdcollide-info
 echo
 out="$build/bench-results.json"
 "$build"/bench/simdcollide_bench \
-    --benchmark_filter='/4096(/|$)|push_out/.*/16777216|^world/(step|find_pairs|group_pairs|touches|separate|respond)/.*/10000(/|$)|^static_boxes/' \
+    --benchmark_filter='/4096(/|$)|push_out/.*/16777216|^world/(step|find_pairs|group_pairs|separate|separate_recording|respond)/.*/10000(/|$)|^static_boxes/' \
     --benchmark_repetitions="$repetitions" --benchmark_min_time="$min_time" \
     --benchmark_report_aggregates_only=true \
     --benchmark_out="$out" --benchmark_out_format=json > "$build/bench-results.txt"

@@ -53,7 +53,6 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::respond_circle_circle_loop,
         },
         {
-            &reference_impl::pair_touches_loop,
             &reference_impl::separate_in_order_loop,
             &reference_impl::integrate_loop,
             &reference_impl::hold_moves_loop,

@@ -48,29 +48,6 @@ inline simdcollide::detail::world_touch touch_of(std::uint32_t a, std::uint32_t 
             shock};
 }
 
-// Every listed pair's contact; those in contact, in list order, to touches.
-inline std::size_t pair_touches_loop(simdcollide::particles_view c,
-                                     const simdcollide::circle_pair* pairs, std::size_t pair_count,
-                                     const simdcollide::detail::touch_parameters& p,
-                                     simdcollide::detail::world_touch* touches,
-                                     float* /*scratch*/) {
-    std::size_t count = 0;
-    for (std::size_t k = 0; k < pair_count; ++k) {
-        const std::uint32_t i = pairs[k].a;
-        const std::uint32_t j = pairs[k].b;
-        const circle_circle_contact t =
-            circle_contact_of(c.x[i], c.y[i], c.radius[i], c.x[j], c.y[j], c.radius[j]);
-        if (t.depth > 0.0F) { // zero when there is no contact
-            const float approach =
-                (c.vx[j] - c.vx[i]) * t.normal_x + (c.vy[j] - c.vy[i]) * t.normal_y;
-            touches[count] = touch_of(i, j, c.inverse_mass[i], c.inverse_mass[j], t.normal_x,
-                                      t.normal_y, t.depth, approach, p);
-            ++count;
-        }
-    }
-    return count;
-}
-
 // A listed (circle, box) contact's contact now: the circle-AABB contact (circle_aabb.inl,
 // margin 0) of circle listed.a against box listed.b, a record of (min x, min y, max x,
 // max y) in `boxes`.
@@ -162,19 +139,36 @@ inline void hold_moves_loop(simdcollide::particles_view c, const float* moved_x,
 }
 
 // Phase 3: `rounds` passes over the pairs in list order, each pair separated (SPEC 3) from
-// the positions the pairs before it left. The groups (pair_groups.hpp) only tell the SIMD
-// paths which pairs they may take side by side; one by one, they change nothing. Then,
-// unless `hold` is null, the hold.
-inline void separate_in_order_loop(simdcollide::particles_view c,
-                                   const simdcollide::circle_pair* pairs, const std::uint32_t* ends,
-                                   std::size_t groups, simdcollide::separation_weighting mode,
-                                   int rounds, bool /*packed*/,
-                                   const simdcollide::detail::move_hold* hold, float* /*scratch*/) {
+// the positions the pairs before it left. With a record, in the first round each pair in
+// contact (depth > 0) is recorded as its turn comes, before it is separated: its contact
+// from those positions, its approach speed from the velocities. The groups
+// (pair_groups.hpp) only tell the SIMD paths which pairs they may take side by side; one by
+// one, they change nothing. Then, unless `hold` is null, the hold.
+inline std::size_t separate_in_order_loop(simdcollide::particles_view c,
+                                          const simdcollide::circle_pair* pairs,
+                                          const std::uint32_t* ends, std::size_t groups,
+                                          simdcollide::separation_weighting mode, int rounds,
+                                          const simdcollide::detail::touch_recording* record,
+                                          const simdcollide::detail::move_hold* hold,
+                                          float* /*scratch*/) {
     const std::size_t count = groups == 0 ? 0 : ends[groups - 1];
+    std::size_t touching = 0;
     for (int round = 0; round < rounds; ++round) {
         for (std::size_t k = 0; k < count; ++k) {
             const std::uint32_t i = pairs[k].a;
             const std::uint32_t j = pairs[k].b;
+            if (round == 0 && record != nullptr) {
+                const circle_circle_contact t =
+                    circle_contact_of(c.x[i], c.y[i], c.radius[i], c.x[j], c.y[j], c.radius[j]);
+                if (t.depth > 0.0F) { // zero when there is no contact
+                    const float approach =
+                        (c.vx[j] - c.vx[i]) * t.normal_x + (c.vy[j] - c.vy[i]) * t.normal_y;
+                    record->touches[touching] =
+                        touch_of(i, j, c.inverse_mass[i], c.inverse_mass[j], t.normal_x, t.normal_y,
+                                 t.depth, approach, record->parameters);
+                    ++touching;
+                }
+            }
             const separation_result s =
                 separation_of(mode, c.x[i], c.y[i], c.radius[i], c.inverse_mass[i], c.x[j], c.y[j],
                               c.radius[j], c.inverse_mass[j]);
@@ -191,6 +185,7 @@ inline void separate_in_order_loop(simdcollide::particles_view c,
     if (hold != nullptr) {
         hold_moves_loop(c, hold->moved_x, hold->moved_y, hold->fraction);
     }
+    return touching;
 }
 
 // Phase 5 for every circle: each one with inverse mass > 0 gains as velocity its correction
@@ -226,7 +221,8 @@ inline float max_ps_branchless(float a, float b) {
 // normal velocity is raised to e times the approach speed before the substep's corrections
 // (never lowered), and Coulomb friction is bounded by mu times the whole normal impulse,
 // the one the position correction amounted to included. n runs from A to B; (vx, vy) is
-// vB - vA. What does not change within the substep was worked out in phase 2 (touch_of).
+// vB - vA. What does not change within the substep was worked out when the contact was
+// recorded (touch_of: in phase 2 for a box, in phase 3 for a circle pair).
 struct contact_impulse {
     float x; // the impulse P = j * n + jt * t
     float y;

@@ -34,9 +34,11 @@ struct circle_circle {
         F point_y;
     };
 
-    // SPEC 1 and 2 (reference circle_contact_of).
-    static contact_result contact_of(const F& ax, const F& ay, const F& ar, const F& bx,
-                                     const F& by, const F& br) {
+    // SPEC 1 and 2 (reference circle_contact_of). Always inlined: the world's phase 3
+    // calls it once for a block's separation and its touches (simd/world.hpp), and GCC
+    // called it out of line there.
+    [[gnu::always_inline]] static contact_result contact_of(const F& ax, const F& ay, const F& ar,
+                                                            const F& bx, const F& by, const F& br) {
         const F dx = bx - ax;
         const F dy = by - ay;
         const F d2 = dx * dx + dy * dy;
@@ -69,7 +71,14 @@ struct circle_circle {
     template <separation_weighting mode>
     static separation_result separation_of(const F& ax, const F& ay, const F& ar, const F& aw,
                                            const F& bx, const F& by, const F& br, const F& bw) {
-        const contact_result c = contact_of(ax, ay, ar, bx, by, br);
+        return separation_from<mode>(contact_of(ax, ay, ar, bx, by, br), ar, aw, br, bw);
+    }
+
+    // separation_of for the pair's contact c, worked out already (the world's phase 3
+    // records it for phase 6 too).
+    template <separation_weighting mode>
+    [[gnu::always_inline]] static separation_result
+    separation_from(const contact_result& c, const F& ar, const F& aw, const F& br, const F& bw) {
         F wa = aw;
         F wb = bw;
         if constexpr (mode == separation_weighting::equal) {
@@ -193,8 +202,21 @@ struct circle_circle {
     // of latency, and two independent chains keep the divider busy (measured: 1.4x). The
     // last round's pairs are copied into a buffer padded with the first pair; its second
     // block may have no real pairs.
+    // Never inlined (GCC called it out of line from the pair-list kernels anyway; inlined
+    // into the pair-list separation, circle_circle/separate_pairs/avx2/4096 took 45.1-46.7
+    // us against 39.0-39.9, alternating runs on an Intel Xeon).
     template <class Body>
-    static void for_each_pair_round(const circle_pair* pairs, std::size_t pair_count, Body&& body) {
+    [[gnu::noinline]] static void for_each_pair_round(const circle_pair* pairs,
+                                                      std::size_t pair_count, Body&& body) {
+        for_each_pair_round_inlined(pairs, pair_count, std::forward<Body>(body));
+    }
+
+    // for_each_pair_round, always inlined into its caller: the world's phase 3
+    // (simd/world.hpp). There GCC called the loop out of line, and the 10 000-circle step
+    // took about 5% longer (965-981 against 921-931 us, the same runs).
+    template <class Body>
+    [[gnu::always_inline]] static void
+    for_each_pair_round_inlined(const circle_pair* pairs, std::size_t pair_count, Body&& body) {
         std::size_t first = 0;
         for (; pair_count - first >= 2 * width; first += 2 * width) {
             body(pair_block{pairs + first, width}, pair_block{pairs + first + width, width}, first);
@@ -280,125 +302,6 @@ struct circle_circle {
         return hits.total();
     }
 
-    // Whether every circle's velocity components are within +-2^120 (NaN is not). Then each
-    // pair's approach speed (vb - va) . n is finite or NaN, never infinite: a normal's
-    // components are about 1, and under 1.25 (worked out, not measured: where dx^2 rounds
-    // to the smallest subnormal from just under 1.5 times it, |dx| / dist is sqrt(1.5)), so
-    // each product is below 2^122.
-    static bool velocities_within_bound(const particles_view& c) {
-        const F bound(0x1p120F);
-        const std::size_t within =
-            for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
-                return both<Arch>(xsimd::abs(block.load(c.vx)) <= bound,
-                                  xsimd::abs(block.load(c.vy)) <= bound);
-            });
-        return within == c.count;
-    }
-
-    // The world's phase 2 for circle pairs (reference pair_touches_loop): the circles packed
-    // as (x, y, radius, inverse mass) and (vx, vy, -, -) records, W pairs gathered at a time,
-    // each lane's touch computed as the reference's touch_of does, and the lanes in contact
-    // written in order, branch-free: every lane is written, and the end of the output
-    // advances only past those in contact.
-    //
-    // The velocities serve only the touch's target, restitution * max(-approach, 0). With
-    // restitution +-0 (the world's default) that is restitution * 0, bits and all, for every
-    // approach but -infinity (0 * infinity is NaN), and no approach is infinite while the
-    // velocities are within bound (velocities_within_bound). Then the velocities are neither
-    // packed nor gathered.
-    static std::size_t pair_touches(particles_view c, const circle_pair* pairs,
-                                    std::size_t pair_count, const detail::touch_parameters& p,
-                                    detail::world_touch* touches, float* scratch) {
-        const bool approach_matters = p.restitution != 0.0F || !velocities_within_bound(c);
-        return approach_matters ? pair_touches_as<true>(c, pairs, pair_count, p, touches, scratch)
-                                : pair_touches_as<false>(c, pairs, pair_count, p, touches, scratch);
-    }
-
-    // pair_touches, with (approach_matters) or without the velocities.
-    template <bool approach_matters>
-    static std::size_t pair_touches_as(particles_view c, const circle_pair* pairs,
-                                       std::size_t pair_count, const detail::touch_parameters& p,
-                                       detail::world_touch* touches, float* scratch) {
-        using R = records<Arch>;
-        float* const bodies = scratch;
-        pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
-        float* const moving = scratch + std::size_t{4} * c.count;
-        if constexpr (approach_matters) {
-            pack(c.vx, c.vy, c.vx, c.vy, c.count, moving);
-        }
-        const F zero(0.0F);
-        const F restitution(p.restitution);
-        const F friction(p.friction);
-        const F inverse_h(p.inverse_h);
-        const F down_x(p.down_x);
-        const F down_y(p.down_y);
-        const F shock_propagation(p.shock_propagation);
-        const bool shocks = p.shock_propagation != 0.0F;
-        const F one(1.0F);
-        // A block's touch fields (normal x and y, inverse total, target, corrected limit and
-        // shock: world_touch after the two indices), and which lanes are in contact.
-        struct block_touches {
-            F field[6];
-            std::uint32_t in_contact;
-        };
-        const auto touches_of = [&](const pair_block& q) {
-            const typename R::fields a = R::load_inlined(bodies, q.first());
-            const typename R::fields b = R::load_inlined(bodies, q.second());
-            const contact_result k = contact_of(a.f0, a.f1, a.f2, b.f0, b.f1, b.f2);
-            F target = restitution * zero;
-            if constexpr (approach_matters) {
-                const typename R::fields va = R::load_inlined(moving, q.first());
-                const typename R::fields vb = R::load_inlined(moving, q.second());
-                const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
-                target = restitution * max_ps<Arch>(negate<Arch>(approach), zero);
-            }
-            // The reference's shock_of and shocked_weights; without shock propagation, the
-            // plain weights (their bits: w * 1 is w) and no share, as the reference does.
-            F shock = zero;
-            F total = a.f3 + b.f3;
-            if (shocks) {
-                const F down = k.normal_x * down_x + k.normal_y * down_y;
-                shock = zero_unless<Arch>(both<Arch>(a.f3 > zero, b.f3 > zero),
-                                          shock_propagation * (down * xsimd::abs(down)));
-                total = a.f3 * (one + min_ps<Arch>(shock, zero)) +
-                        b.f3 * (one - max_ps<Arch>(shock, zero));
-            }
-            const F inverse_total = zero_unless<Arch>(total > zero, divide<Arch>(one, total));
-            return block_touches{{k.normal_x, k.normal_y, inverse_total, target,
-                                  friction * (k.depth * inverse_h) * inverse_total, shock},
-                                 lane_bits<Arch>(both<Arch>(k.hit, k.depth > zero))};
-        };
-        std::size_t count = 0;
-        const auto write = [&](const pair_block& q, const block_touches& t) {
-#if defined(__x86_64__)
-            if constexpr (is_avx<Arch>) {
-                if (q.count == width) {
-                    write_transposed<false>(q, t.field, t.in_contact, touches, count);
-                    return;
-                }
-            }
-#endif
-            alignas(64) float field[6][width];
-            for (std::size_t f = 0; f < 6; ++f) {
-                t.field[f].store_aligned(field[f]);
-            }
-            for (std::size_t j = 0; j < q.count; ++j) {
-                const circle_pair ab = q.pairs[j];
-                touches[count] = {ab.a,        ab.b,        field[0][j], field[1][j],
-                                  field[2][j], field[3][j], field[4][j], field[5][j]};
-                count += (t.in_contact >> j) & 1U;
-            }
-        };
-        for_each_pair_round(pairs, pair_count,
-                            [&](const pair_block& one, const pair_block& two, std::size_t) {
-                                const block_touches one_touches = touches_of(one);
-                                const block_touches two_touches = touches_of(two);
-                                write(one, one_touches);
-                                write(two, two_touches);
-                            });
-        return count;
-    }
-
 #if defined(__x86_64__)
     // AVX: a whole block's world_touch records by an 8 x 8 transpose of the indices (as
     // float bits) and the six fields, one aligned 32-byte store per lane, each lane at the
@@ -408,8 +311,9 @@ struct circle_circle {
     // With `swapped`, each record's indices are the pair's the other way round (b, a): the
     // world's box touches, listed as (circle, box) and recorded as (box, circle).
     template <bool swapped = false>
-    static void write_transposed(const pair_block& q, const F (&field)[6], std::uint32_t in_contact,
-                                 detail::world_touch* touches, std::size_t& count) {
+    [[gnu::always_inline]] static void
+    write_transposed(const pair_block& q, const F (&field)[6], std::uint32_t in_contact,
+                     detail::world_touch* touches, std::size_t& count) {
         static_assert(sizeof(detail::world_touch) == 32 && alignof(detail::world_touch) == 32);
         static_assert(sizeof(circle_pair) == 8 && offsetof(circle_pair, b) == 4);
         using wide = typename F::register_type;

@@ -42,7 +42,6 @@ const kernel_table& simd_table() noexcept {
             &simd::response<Arch>::circle_circle,
         },
         {
-            &simd::circle_circle<World>::pair_touches,
             &simd::world<World>::separate_in_order,
             &simd::world<Arch>::integrate,
             &simd::world<Arch>::hold_moves,

@@ -1,8 +1,8 @@
 // The particle world's per-circle phases (world.hpp, phases 1 and 5), W circles at a time;
-// its box contacts in phases 2 and 4 and phase 6's impulses for circle pairs, W contacts at
-// a time: the reference (kernels/reference/world.inl) line for line, each `if` computed both
-// ways and picked per lane. (Phase 2 for circle pairs is with the other pair-list kernels in
-// simd/circle_circle.hpp.)
+// its box contacts in phases 2 and 4, phase 3's separation in order (recording the circle
+// pairs in contact) and phase 6's impulses, W pairs or contacts at a time: the reference
+// (kernels/reference/world.inl) line for line, each `if` computed both ways and picked per
+// lane.
 #pragma once
 
 #include "simd/block_loop.hpp"
@@ -30,57 +30,36 @@ struct world {
     // round, as in circle_circle's pair list: two chains of square roots and divisions keep
     // the divider busy), both circles gathered, separated, and written back. No two pairs of
     // a group share a circle, so the blocks' lanes neither read nor write each other's
-    // circles; a lane that does not move its circle writes back the bits it read. Where
-    // `packed`, pair_touches has packed the circles there already (the same records, at the
-    // start of the same scratch). With a hold, each circle is held as its position is
-    // written back from its record (unpack_held): the radius is in the record too.
-    static void separate_in_order(particles_view c, const circle_pair* pairs,
-                                  const std::uint32_t* ends, std::size_t groups,
-                                  separation_weighting mode, int rounds, bool packed,
-                                  const detail::move_hold* hold, float* scratch) {
-        using R = records<Arch>;
+    // circles; a lane that does not move its circle writes back the bits it read. With a
+    // record, the first round is recording_round. With a hold, each circle is held as its
+    // position is written back from its record (unpack_held): the radius is in the record too.
+    static std::size_t separate_in_order(particles_view c, const circle_pair* pairs,
+                                         const std::uint32_t* ends, std::size_t groups,
+                                         separation_weighting mode, int rounds,
+                                         const detail::touch_recording* record,
+                                         const detail::move_hold* hold, float* scratch) {
         using CC = circle_circle<Arch>;
-        using block = typename CC::pair_block;
         float* const bodies = scratch;
-        if (!packed) {
-            CC::pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
-        }
-        CC::with_mode(mode, [=](auto weighting) {
-            const auto separated = [=](const block& q) {
-                const typename R::fields a = R::load_inlined(bodies, q.first());
-                const typename R::fields b = R::load_inlined(bodies, q.second());
-                const typename CC::separation_result s = CC::template separation_of<weighting()>(
-                    a.f0, a.f1, a.f2, a.f3, b.f0, b.f1, b.f2, b.f3);
-                return std::pair<typename R::fields, typename R::fields>{
-                    {pick<Arch>(s.moves_a, a.f0 + s.a_dx, a.f0),
-                     pick<Arch>(s.moves_a, a.f1 + s.a_dy, a.f1), a.f2, a.f3},
-                    {pick<Arch>(s.moves_b, b.f0 + s.b_dx, b.f0),
-                     pick<Arch>(s.moves_b, b.f1 + s.b_dy, b.f1), b.f2, b.f3}};
-            };
-            const auto write = [=](const block& q, const auto& moved) {
-                R::store(bodies, q.first(), moved.first, q.count);
-                R::store(bodies, q.second(), moved.second, q.count);
-            };
-            // Past the caches, the second circles of the pairs ahead are fetched first
-            // (prefetch_seconds), across the groups' ends.
-            const std::size_t count = groups == 0 ? 0 : ends[groups - 1];
-            const bool fetch_ahead = count >= prefetch_pairs_from;
-            for (int round = 0; round < rounds; ++round) {
-                std::size_t begin = 0;
-                for (std::size_t g = 0; g < groups; ++g) {
-                    CC::for_each_pair_round(
-                        pairs + begin, ends[g] - begin,
-                        [&](const block& one, const block& two, std::size_t first) {
-                            if (fetch_ahead) {
-                                prefetch_seconds(pairs, begin + first + pairs_ahead, count, bodies);
-                            }
-                            const auto one_moved = separated(one);
-                            const auto two_moved = separated(two);
-                            write(one, one_moved);
-                            write(two, two_moved);
+        CC::pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
+        std::size_t touching = 0;
+        CC::with_mode(mode, [&](auto weighting) {
+            int round = 0;
+            if (record != nullptr && rounds > 0) {
+                touching = recording_round<weighting()>(c, pairs, ends, groups, *record, scratch);
+                round = 1;
+            }
+            for (; round < rounds; ++round) {
+                for_each_pair_block(
+                    pairs, ends, groups, bodies,
+                    [=](const pair_block& one, const pair_block& two)
+                        __attribute__((always_inline)) {
+                            const gathered a = gather_pair(bodies, one);
+                            const gathered b = gather_pair(bodies, two);
+                            const gathered a_moved = separated<weighting()>(a, contact_of(a));
+                            const gathered b_moved = separated<weighting()>(b, contact_of(b));
+                            write_back(bodies, one, a_moved);
+                            write_back(bodies, two, b_moved);
                         });
-                    begin = ends[g];
-                }
             }
         });
         if (hold == nullptr) {
@@ -88,6 +67,7 @@ struct world {
         } else {
             unpack_held(bodies, c, *hold);
         }
+        return touching;
     }
 
     // Reference permute_loop. With AVX2 or AVX-512, 4 or 8 floats per gather instruction,
@@ -295,6 +275,204 @@ struct world {
 
 private:
     static constexpr std::size_t width = F::size;
+    using pair_block = typename circle_circle<Arch>::pair_block;
+    using contact_result = typename circle_circle<Arch>::contact_result;
+
+    // A pair block's circles as phase 3 gathers them from their records: (x, y, radius,
+    // inverse mass) of the first circles (a) and of the second (b), lane by lane.
+    struct gathered {
+        typename records<Arch>::fields a;
+        typename records<Arch>::fields b;
+    };
+    [[gnu::always_inline]] static gathered gather_pair(const float* bodies, const pair_block& q) {
+        return {records<Arch>::load_inlined(bodies, q.first()),
+                records<Arch>::load_inlined(bodies, q.second())};
+    }
+    [[gnu::always_inline]] static contact_result contact_of(const gathered& g) {
+        return circle_circle<Arch>::contact_of(g.a.f0, g.a.f1, g.a.f2, g.b.f0, g.b.f1, g.b.f2);
+    }
+    // The records after the pairs' separation (SPEC 3) from their contact k: each circle
+    // moved where its lane moves it, its bits kept where not.
+    template <separation_weighting mode>
+    [[gnu::always_inline]] static gathered separated(const gathered& g, const contact_result& k) {
+        const typename circle_circle<Arch>::separation_result s =
+            circle_circle<Arch>::template separation_from<mode>(k, g.a.f2, g.a.f3, g.b.f2, g.b.f3);
+        return {{pick<Arch>(s.moves_a, g.a.f0 + s.a_dx, g.a.f0),
+                 pick<Arch>(s.moves_a, g.a.f1 + s.a_dy, g.a.f1), g.a.f2, g.a.f3},
+                {pick<Arch>(s.moves_b, g.b.f0 + s.b_dx, g.b.f0),
+                 pick<Arch>(s.moves_b, g.b.f1 + s.b_dy, g.b.f1), g.b.f2, g.b.f3}};
+    }
+    [[gnu::always_inline]] static void write_back(float* bodies, const pair_block& q,
+                                                  const gathered& moved) {
+        records<Arch>::store(bodies, q.first(), moved.a, q.count);
+        records<Arch>::store(bodies, q.second(), moved.b, q.count);
+    }
+
+    // One round of phase 3's loop: body(one, two) for each group's pairs, two blocks of W at
+    // a time (circle_circle::for_each_pair_round), group after group; past the caches, the
+    // second circles' records fetched ahead (prefetch_seconds), across the groups' ends.
+    // Always inlined, and so is each body: GCC called them out of line, one call a block,
+    // from a first version of the recording round, and the 10 000-circle step took 1.09 to
+    // 1.12 ms against 0.95 to 1.00 ms inlined (alternating runs on an Intel Xeon).
+    template <class Body>
+    [[gnu::always_inline]] static void
+    for_each_pair_block(const circle_pair* pairs, const std::uint32_t* ends, std::size_t groups,
+                        const float* bodies, Body&& body) {
+        const std::size_t count = groups == 0 ? 0 : ends[groups - 1];
+        const bool fetch_ahead = count >= prefetch_pairs_from;
+        std::size_t begin = 0;
+        for (std::size_t g = 0; g < groups; ++g) {
+            circle_circle<Arch>::for_each_pair_round_inlined(
+                pairs + begin, ends[g] - begin,
+                [&](const pair_block& one, const pair_block& two, std::size_t first)
+                    __attribute__((always_inline)) {
+                        if (fetch_ahead) {
+                            prefetch_seconds(pairs, begin + first + pairs_ahead, count, bodies);
+                        }
+                        body(one, two);
+                    });
+            begin = ends[g];
+        }
+    }
+
+    // Phase 3's first round with a record (reference separate_in_order_loop): each block's
+    // contact worked out once, for its separation and for its touches. The velocities
+    // serve only the touch's target, restitution * max(-approach, 0). With restitution +-0
+    // (the world's default) that is restitution * 0, bits and all, for every approach but
+    // -infinity (0 * infinity is NaN), and no approach is infinite while the velocities are
+    // within bound (velocities_within_bound). Then the velocities are neither packed nor
+    // gathered; else they are packed as (vx, vy, vx, vy) records after the circles' in scratch.
+    template <separation_weighting mode>
+    static std::size_t recording_round(const particles_view& c, const circle_pair* pairs,
+                                       const std::uint32_t* ends, std::size_t groups,
+                                       const detail::touch_recording& record, float* scratch) {
+        float* const moving = scratch + std::size_t{4} * c.count;
+        if (record.parameters.restitution != 0.0F || !velocities_within_bound(c)) {
+            circle_circle<Arch>::pack(c.vx, c.vy, c.vx, c.vy, c.count, moving);
+            return recording_round_as<mode, true>(pairs, ends, groups, record, scratch, moving);
+        }
+        return recording_round_as<mode, false>(pairs, ends, groups, record, scratch, moving);
+    }
+
+    // Whether every circle's velocity components are within +-2^120 (NaN is not). Then each
+    // pair's approach speed (vb - va) . n is finite or NaN, never infinite: a normal's
+    // components are about 1, and under 1.25 (worked out, not measured: where dx^2 rounds
+    // to the smallest subnormal from just under 1.5 times it, |dx| / dist is sqrt(1.5)), so
+    // each product is below 2^122.
+    static bool velocities_within_bound(const particles_view& c) {
+        const F bound(0x1p120F);
+        const std::size_t within =
+            for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
+                return both<Arch>(xsimd::abs(block.load(c.vx)) <= bound,
+                                  xsimd::abs(block.load(c.vy)) <= bound);
+            });
+        return within == c.count;
+    }
+
+    // recording_round, with (approach_matters) or without the velocities. Each round's two
+    // blocks are gathered and worked out, then their touches written (the first block's
+    // first: list order), then their circles.
+    template <separation_weighting mode, bool approach_matters>
+    static std::size_t recording_round_as(const circle_pair* pairs, const std::uint32_t* ends,
+                                          std::size_t groups, const detail::touch_recording& record,
+                                          float* bodies, const float* moving) {
+        const pair_touch_constants constants(record.parameters);
+        detail::world_touch* const touches = record.touches;
+        std::size_t count = 0;
+        for_each_pair_block(
+            pairs, ends, groups, bodies,
+            [&](const pair_block& one, const pair_block& two) __attribute__((always_inline)) {
+                const gathered a = gather_pair(bodies, one);
+                const gathered b = gather_pair(bodies, two);
+                const contact_result a_contact = contact_of(a);
+                const contact_result b_contact = contact_of(b);
+                const gathered a_moved = separated<mode>(a, a_contact);
+                const gathered b_moved = separated<mode>(b, b_contact);
+                write_touches(one,
+                              constants.template of<approach_matters>(one, a, a_contact, moving),
+                              touches, count);
+                write_touches(two,
+                              constants.template of<approach_matters>(two, b, b_contact, moving),
+                              touches, count);
+                write_back(bodies, one, a_moved);
+                write_back(bodies, two, b_moved);
+            });
+        return count;
+    }
+
+    // A pair block's touch fields (normal x and y, inverse total, target, corrected limit
+    // and shock: world_touch after the two indices), and which lanes are in contact.
+    struct pair_touch_block {
+        F field[6];
+        std::uint32_t in_contact;
+    };
+    // The touch parameters as vectors, and a block's touches from its circles and contact:
+    // the reference's touch_of lane by lane.
+    struct pair_touch_constants {
+        F restitution, friction, inverse_h, down_x, down_y, shock_propagation;
+        bool shocks;
+        explicit pair_touch_constants(const detail::touch_parameters& p)
+            : restitution(p.restitution), friction(p.friction), inverse_h(p.inverse_h),
+              down_x(p.down_x), down_y(p.down_y), shock_propagation(p.shock_propagation),
+              shocks(p.shock_propagation != 0.0F) {}
+        template <bool approach_matters>
+        [[gnu::always_inline]] pair_touch_block of(const pair_block& q, const gathered& g,
+                                                   const contact_result& k,
+                                                   const float* moving) const {
+            using R = records<Arch>;
+            const F zero(0.0F);
+            const F one(1.0F);
+            F target = restitution * zero;
+            if constexpr (approach_matters) {
+                const typename R::fields va = R::load_inlined(moving, q.first());
+                const typename R::fields vb = R::load_inlined(moving, q.second());
+                const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
+                target = restitution * max_ps<Arch>(negate<Arch>(approach), zero);
+            }
+            // The reference's shock_of and shocked_weights; without shock propagation, the
+            // plain weights (their bits: w * 1 is w) and no share, as the reference does.
+            F shock = zero;
+            F total = g.a.f3 + g.b.f3;
+            if (shocks) {
+                const F down = k.normal_x * down_x + k.normal_y * down_y;
+                shock = zero_unless<Arch>(both<Arch>(g.a.f3 > zero, g.b.f3 > zero),
+                                          shock_propagation * (down * xsimd::abs(down)));
+                total = g.a.f3 * (one + min_ps<Arch>(shock, zero)) +
+                        g.b.f3 * (one - max_ps<Arch>(shock, zero));
+            }
+            const F inverse_total = zero_unless<Arch>(total > zero, divide<Arch>(one, total));
+            return {{k.normal_x, k.normal_y, inverse_total, target,
+                     friction * (k.depth * inverse_h) * inverse_total, shock},
+                    lane_bits<Arch>(both<Arch>(k.hit, k.depth > zero))};
+        }
+    };
+
+    // The block's lanes in contact written as world_touch records at touches[count] on,
+    // in order, branch-free: every lane is written, and count advances only past those in
+    // contact. Lanes past q.count (a group's last block) are not written.
+    [[gnu::always_inline]] static void write_touches(const pair_block& q, const pair_touch_block& t,
+                                                     detail::world_touch* touches,
+                                                     std::size_t& count) {
+#if defined(__x86_64__)
+        if constexpr (is_avx<Arch>) {
+            if (q.count == width) {
+                circle_circle<Arch>::template write_transposed<false>(q, t.field, t.in_contact,
+                                                                      touches, count);
+                return;
+            }
+        }
+#endif
+        alignas(64) float field[6][width];
+        for (std::size_t f = 0; f < 6; ++f) {
+            t.field[f].store_aligned(field[f]);
+        }
+        for (std::size_t j = 0; j < q.count; ++j) {
+            const circle_pair ab = q.pairs[j];
+            touches[count] = {ab.a,        ab.b,        field[0][j], field[1][j],
+                              field[2][j], field[3][j], field[4][j], field[5][j]};
+            count += (t.in_contact >> j) & 1U;
+        }
+    }
 
     // Phase 5's arithmetic (reference gain_corrections_loop) for a block of circles: their
     // velocities after the gain.

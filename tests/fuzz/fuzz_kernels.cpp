@@ -215,6 +215,23 @@ void compare_count(std::string_view isa, const char* kernel, std::size_t want, s
     }
 }
 
+// The first `count` touches folded into field out1 so that compare() sees them: element i
+// becomes the bits of touches i, i + n, ..., summed as integers (any difference shows).
+void fold_touches(scene& s, const std::vector<detail::world_touch>& touches, std::size_t count) {
+    for (std::size_t i = 0; i < s.n; ++i) {
+        std::uint32_t sum = 0;
+        for (std::size_t q = i; q < count; q += s.n) {
+            const detail::world_touch& w = touches[q];
+            sum = sum * 31U + w.a * 7U + w.b;
+            for (const float v :
+                 {w.normal_x, w.normal_y, w.inverse_total, w.target, w.shock, w.corrected_limit}) {
+                sum = sum * 31U + canonical_bits(v);
+            }
+        }
+        s.p(scene::out1)[i] = std::bit_cast<float>(sum & 0x3FFFFFFFU); // never a NaN
+    }
+}
+
 // Runs `kernel(table, scene)` on a fresh scene with the reference and with `t`, and compares
 // the scenes and what the calls returned.
 template <class Kernel>
@@ -285,8 +302,21 @@ void check_circle_circle(const input& in, const detail::kernel_table& t) {
             separation_workspace workspace;
             detail::separate_in_order_unchecked(k, s.a_particles(),
                                                 grouper.group(in.distinct_pairs, s.n), mode, 2,
-                                                false, nullptr, workspace);
+                                                nullptr, nullptr, workspace);
             return in.distinct_pairs.size();
+        });
+        // And recording the pairs in contact in the first round, as the world's phase 3 does
+        // for phase 6 (folded into out1 as fold_touches does).
+        check(in, t, "separate_in_order, recording", [&](const detail::kernel_table& k, scene& s) {
+            pair_grouper grouper;
+            separation_workspace workspace;
+            std::vector<detail::world_touch> touches(in.distinct_pairs.size());
+            const detail::touch_recording record{in.touch, touches.data()};
+            const std::size_t count = detail::separate_in_order_unchecked(
+                k, s.a_particles(), grouper.group(in.distinct_pairs, s.n), mode, 2, &record,
+                nullptr, workspace);
+            fold_touches(s, touches, count);
+            return count;
         });
         // And with phase 3's hold after the rounds (the fraction from the cap's bits: any
         // float, as in the hold alone).
@@ -296,7 +326,7 @@ void check_circle_circle(const input& in, const detail::kernel_table& t) {
             const detail::move_hold hold{s.p(scene::moved_x), s.p(scene::moved_y), in.cap};
             detail::separate_in_order_unchecked(k, s.a_particles(),
                                                 grouper.group(in.distinct_pairs, s.n), mode, 2,
-                                                false, &hold, workspace);
+                                                nullptr, &hold, workspace);
             return in.distinct_pairs.size();
         });
     }
@@ -356,38 +386,16 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
                                  in.inverse_h, in.cap);
         return std::size_t{0};
     });
-    check(in, t, "world pair_touches", [&](const detail::kernel_table& k, scene& s) {
-        std::vector<detail::world_touch> touches(in.pairs.size());
-        separation_workspace workspace;
-        const std::size_t count = detail::touches_unchecked(k, s.a_particles(), in.pairs, in.touch,
-                                                            touches.data(), workspace);
-        // As in pair-list contact: the first `count` records, folded into field out1.
-        for (std::size_t i = 0; i < s.n; ++i) {
-            std::uint32_t sum = 0;
-            for (std::size_t q = i; q < count; q += s.n) {
-                const detail::world_touch& w = touches[q];
-                sum = sum * 31U + w.a * 7U + w.b;
-                for (const float v : {w.normal_x, w.normal_y, w.inverse_total, w.target, w.shock,
-                                      w.corrected_limit}) {
-                    sum = sum * 31U + canonical_bits(v);
-                }
-            }
-            s.p(scene::out1)[i] = std::bit_cast<float>(sum & 0x3FFFFFFFU);
-        }
-        return count;
-    });
-    // Phase 6 on the touches the reference's phase 2 finds (the same for every ISA), the
-    // pairs of a circle with itself left out (respond_pairs' precondition, as in the world).
+    // Phase 6 on the touches the reference's phase 3 records (the same for every ISA; it
+    // moves the circles, the same for every ISA too), the pairs of a circle with itself left
+    // out (as the grouper requires, and respond_pairs, as in the world).
     const auto reference_touches = [&](scene& s, separation_workspace& workspace) {
-        std::vector<circle_pair> pairs;
-        for (const circle_pair& q : in.pairs) {
-            if (q.a != q.b) {
-                pairs.push_back(q);
-            }
-        }
-        std::vector<detail::world_touch> touches(pairs.size());
-        touches.resize(detail::touches_unchecked(detail::reference_table(), s.a_particles(), pairs,
-                                                 in.touch, touches.data(), workspace));
+        pair_grouper grouper;
+        std::vector<detail::world_touch> touches(in.distinct_pairs.size());
+        const detail::touch_recording record{in.touch, touches.data()};
+        touches.resize(detail::separate_in_order_unchecked(
+            detail::reference_table(), s.a_particles(), grouper.group(in.distinct_pairs, s.n),
+            separation_weighting::inverse_mass, 1, &record, nullptr, workspace));
         return touches;
     };
     check(in, t, "world respond_pairs", [&](const detail::kernel_table& k, scene& s) {
