@@ -111,12 +111,12 @@ void respond_unchecked(const kernel_table& t, particles_view c,
                        std::span<const world_touch> touches, float friction,
                        separation_workspace& workspace) {
     t.world.respond_pairs(c, touches.data(), touches.size(), friction,
-                          scratch_of(workspace, 4 * c.count));
+                          scratch_of(workspace, 2 * c.count));
 }
 
 void gain_and_respond_unchecked(const kernel_table& t, particles_view c, const velocity_update& u,
                                 separation_workspace& workspace) {
-    t.world.gain_and_respond(c, u, scratch_of(workspace, 4 * c.count));
+    t.world.gain_and_respond(c, u, scratch_of(workspace, 2 * c.count));
 }
 
 std::size_t separate_unchecked(const kernel_table& t, particles_view c,

@@ -115,8 +115,9 @@ struct world_kernels_table {
                              float inverse_h, float cap);
     /// Phase 6 for the circle pairs in contact, a single pass: each touch's impulse applied
     /// to its circles' velocities in the order of impulse_runs interleaved runs (world.hpp),
-    /// each seeing the last's results. touches come from separate_in_order (a != b in each);
-    /// `scratch` holds 4 floats per circle, 16-byte aligned. The world's single pass runs
+    /// each seeing the last's results, with the touches' weights. touches come from
+    /// separate_in_order (a != b in each); `scratch` holds 2 floats per circle, 8-byte
+    /// aligned (SIMD paths keep the velocities there). The world's single pass runs
     /// this loop inside gain_and_respond; this is phase 6's pairs alone, with their own pack
     /// and unpack (the world/respond benchmark, the tests and the fuzzer).
     void (*respond_pairs)(particles_view, const world_touch* touches, std::size_t count,
@@ -124,7 +125,7 @@ struct world_kernels_table {
     /// Phases 5 and 6 with a single velocity pass: gain_corrections, then each box touch's
     /// impulse on its circle (b) in order, then respond_pairs over the pair touches, each
     /// seeing the last's velocities. Reads x, y and inverse mass; writes vx and vy.
-    /// `scratch` holds 4 floats per circle, 16-byte aligned.
+    /// `scratch` holds 2 floats per circle, 8-byte aligned.
     void (*gain_and_respond)(particles_view, const velocity_update& u, float* scratch);
     /// to[k] = from[index[k]] for k < count, bits and all: the world's move of its circles
     /// into slots and back. Every index within `from`; `to` does not overlap `from`.

@@ -51,14 +51,15 @@ using impl::world_impulse_of;
                                                                      float vx, float vy,
                                                                      float friction,
                                                                      detail::impulse_total& total) {
+    const float inverse_total = impl::inverse_total_of(t.weight_a, t.weight_b);
     const float vn = vx * t.normal_x + vy * t.normal_y;
-    const float normal = max_ps_branchless(total.normal + (t.target - vn) * t.inverse_total, 0.0F);
+    const float normal = max_ps_branchless(total.normal + (t.target - vn) * inverse_total, 0.0F);
     const float tx = -t.normal_y;
     const float ty = t.normal_x;
     const float vt = vx * tx + vy * ty;
     const float limit = t.corrected_limit + friction * normal;
     const float tangent =
-        impl::max_ps(-limit, impl::min_ps(total.tangent - vt * t.inverse_total, limit));
+        impl::max_ps(-limit, impl::min_ps(total.tangent - vt * inverse_total, limit));
     const float j = normal - total.normal;
     const float jt = tangent - total.tangent;
     total = {normal, tangent};

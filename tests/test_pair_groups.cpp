@@ -275,7 +275,8 @@ TEST(separate_in_order, a_pair_ends_touching_and_keeps_its_centre_of_inverse_mas
 // (1, 2) is 0.05 apart until separating (0, 1) pushes circle 1 into circle 2 by 0.05. Its
 // contact is recorded as the round reaches it, from where (0, 1) left circle 1: the
 // contacts of both pairs, in list order, before each is separated; a later round records
-// nothing more. (With friction 1 and 1 / h = 1 a touch's corrected limit is depth / W.)
+// nothing more. (With friction 1 and 1 / h = 1 a touch's corrected limit is depth / W, W
+// the sum of its weights.)
 TEST(separate_in_order, records_each_pair_in_contact_when_its_turn_comes) {
     std::vector<float> x = {0.0F, 0.9F, 1.95F}, y(3, 0.0F), r(3, 0.5F), w = {0.0F, 1.0F, 1.0F};
     std::vector<float> vx = {0.0F, 0.0F, -2.0F}, vy(3, 0.0F);
@@ -293,12 +294,13 @@ TEST(separate_in_order, records_each_pair_in_contact_when_its_turn_comes) {
     EXPECT_EQ(touches[0].a, 0U);
     EXPECT_EQ(touches[0].b, 1U);
     EXPECT_EQ(touches[0].normal_x, 1.0F);
-    EXPECT_EQ(touches[0].inverse_total, 1.0F);            // W = 0 + 1
+    EXPECT_EQ(touches[0].weight_a, 0.0F); // static
+    EXPECT_EQ(touches[0].weight_b, 1.0F);
     EXPECT_NEAR(touches[0].corrected_limit, 0.1F, 1e-6F); // depth 0.1
     EXPECT_EQ(touches[0].target, 0.0F);                   // not approaching
     EXPECT_EQ(touches[1].a, 1U);
     EXPECT_EQ(touches[1].b, 2U);
-    EXPECT_EQ(touches[1].inverse_total, 0.5F);              // W = 1 + 1
+    EXPECT_EQ(touches[1].weight_a + touches[1].weight_b, 2.0F);
     EXPECT_NEAR(touches[1].corrected_limit, 0.025F, 1e-6F); // depth 0.05, from x[1] = 1
     EXPECT_EQ(touches[1].target, 1.0F);                     // e * 2: approaching at 2
     // Round 1 leaves circle 1 at 1 - 0.025; round 2 pushes it back to 1, and (1, 2), now

@@ -270,18 +270,18 @@ inline std::vector<run_case> run_cases(std::uint32_t first_seed, run_case long_r
     EXPECT_EQ(::simdcollide::testing::bits(a), ::simdcollide::testing::bits(b))                    \
         << what << "[" << (i) << "]: " << (a) << " vs " << (b)
 
-/// Touch records (the world's phase 2, kernel_table.hpp) field by field, bits and all;
-/// k names the record in a failure.
+/// Touch records (the world's phases 2 and 3, kernel_table.hpp) field by field, bits and
+/// all; k names the record in a failure.
 inline void expect_same_touch(const detail::world_touch& got, const detail::world_touch& want,
                               std::size_t k) {
     EXPECT_EQ(got.a, want.a) << k;
     EXPECT_EQ(got.b, want.b) << k;
     EXPECT_SAME_BITS(got.normal_x, want.normal_x, "normal_x", k);
     EXPECT_SAME_BITS(got.normal_y, want.normal_y, "normal_y", k);
-    EXPECT_SAME_BITS(got.inverse_total, want.inverse_total, "inverse", k);
+    EXPECT_SAME_BITS(got.weight_a, want.weight_a, "weight_a", k);
+    EXPECT_SAME_BITS(got.weight_b, want.weight_b, "weight_b", k);
     EXPECT_SAME_BITS(got.target, want.target, "target", k);
     EXPECT_SAME_BITS(got.corrected_limit, want.corrected_limit, "limit", k);
-    EXPECT_SAME_BITS(got.shock, want.shock, "shock", k);
 }
 
 } // namespace simdcollide::testing

@@ -74,7 +74,7 @@
 //      (world_options::shock_propagation, s; 0 by default), the lower circle of a pair of
 //      moving circles acts with its inverse mass scaled by 1 - s * d^2, d the normal's
 //      component along gravity, and W is the sum of the weights so scaled (phase 3 keeps
-//      the signed share in world_touch::shock).
+//      the scaled weights in world_touch).
 //
 // Deep piles. Without shock propagation a pile dropped hundreds of circles deep lands,
 // is crushed (its weight is more than one pass of impulses a substep can stop), springs
@@ -152,20 +152,21 @@ namespace detail {
 struct kernel_table;
 
 /// A contact between phase 2 (boxes) or 3 (circle pairs) and phase 6 of a substep
-/// (world.cpp): what its impulse needs
-/// besides the circles' inverse masses wa and wb (read from the circles). Its impulse acts
-/// with the weights wa * (1 + min(shock, 0)) and wb * (1 - max(shock, 0)): a shock > 0 takes
-/// that share of b's weight away, a shock < 0 that share of a's (world_options::
-/// shock_propagation; shock is 0 when it is off). 32 bytes, aligned:
-/// one aligned 256-bit access per record, never split across cache lines (measured: the
-/// pairs' writer wrote 36-byte records about 10% slower).
+/// (world.cpp): what its impulse needs. Its weights are the two circles' inverse masses wa
+/// and wb as the impulse acts with them: wa * (1 + min(s, 0)) and wb * (1 - max(s, 0)), for
+/// s the share of the lower circle's weight that shock propagation takes away (> 0 takes it
+/// from b, < 0 from a; world_options::shock_propagation; 0 when it is off, and then the
+/// weights are wa and wb, bits and all). For a box, weight_a is 0 and weight_b the circle's
+/// inverse mass. The impulse divides by their sum, W. With the weights here, phase 6 reads
+/// a circle's velocity alone (two floats) where it read the velocity and the inverse mass.
+/// 32 bytes, aligned: one aligned 256-bit access per record, never split across cache
+/// lines (measured: the pairs' writer wrote 36-byte records about 10% slower).
 struct alignas(32) world_touch {
     std::uint32_t a, b; // circles (for a box contact, a is the box)
     float normal_x, normal_y;
-    float inverse_total;   // 1 / (the two weights' sum), 0 if both are 0 (wa is 0 for a box)
-    float target;          // normal speed restitution aims for, e * max(-vn0, 0)
-    float corrected_limit; // mu * the normal impulse of the position correction
-    float shock;           // in [-1, 1]: how much of the lower circle's weight is taken away
+    float weight_a, weight_b; // the weights the impulse acts with (see above)
+    float target;             // normal speed restitution aims for, e * max(-vn0, 0)
+    float corrected_limit;    // mu * the normal impulse of the position correction
 };
 
 /// Interleaved runs of phase 6's circle pairs (step 6 above, kernel_table.hpp's

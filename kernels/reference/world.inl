@@ -4,9 +4,9 @@
 // <simdcollide/world.hpp> and, on x86, <emmintrin.h>.
 
 // Shock propagation (world_options::shock_propagation): d, the normal's component along
-// gravity, is > 0 when b lies below a. The touch keeps p.shock_propagation * d * |d|, the
-// share of the lower circle's weight taken away, signed by which circle is lower: +0 unless
-// both circles move and shock propagation is on.
+// gravity, is > 0 when b lies below a. The share of the lower circle's weight taken away is
+// p.shock_propagation * d * |d|, signed by which circle is lower: +0 unless both circles
+// move and shock propagation is on.
 inline float shock_of(float wa, float wb, float normal_x, float normal_y,
                       const simdcollide::detail::touch_parameters& p) {
     if (p.shock_propagation == 0.0F || !(wa > 0.0F && wb > 0.0F)) {
@@ -26,26 +26,32 @@ inline pair_weights shocked_weights(float wa, float wb, float shock) {
     return {wa * (1.0F + min_ps(shock, 0.0F)), wb * (1.0F - max_ps(shock, 0.0F))};
 }
 
-// A contact for phase 6: weights wa (0 for a box) and wb, normal, depth and approach speed
-// vn0 (< 0 when closing). What does not change within the substep is worked out here once:
-// the loop that applies the impulses is a chain (each sees the last's velocities), and a
-// division in it would lengthen every link.
+// 1 / W for a touch's weights (0 when their sum is not > 0). The touch's corrected limit is
+// worked out with it, and phase 6 works it out again from the touch's weights: the same
+// operands, so the same bits. In phase 6 it depends on the touch alone, off the chain of
+// velocities that the impulses form.
+inline float inverse_total_of(float weight_a, float weight_b) {
+    const float total = weight_a + weight_b;
+    return total > 0.0F ? 1.0F / total : 0.0F;
+}
+
+// A contact for phase 6: inverse masses wa (0 for a box) and wb, normal, depth and approach
+// speed vn0 (< 0 when closing). What does not change within the substep is worked out here
+// once: the loop that applies the impulses is a chain (each sees the last's velocities).
 inline simdcollide::detail::world_touch touch_of(std::uint32_t a, std::uint32_t b, float wa,
                                                  float wb, float normal_x, float normal_y,
                                                  float depth, float approach,
                                                  const simdcollide::detail::touch_parameters& p) {
     const float shock = shock_of(wa, wb, normal_x, normal_y, p);
     const pair_weights w = shocked_weights(wa, wb, shock);
-    const float total = w.a + w.b;
-    const float inverse_total = total > 0.0F ? 1.0F / total : 0.0F;
     return {a,
             b,
             normal_x,
             normal_y,
-            inverse_total,
+            w.a,
+            w.b,
             p.restitution * max_ps(-approach, 0.0F),
-            p.friction * (depth * p.inverse_h) * inverse_total,
-            shock};
+            p.friction * (depth * p.inverse_h) * inverse_total_of(w.a, w.b)};
 }
 
 // A listed (circle, box) contact's contact now: the circle-AABB contact (circle_aabb.inl,
@@ -231,24 +237,24 @@ struct contact_impulse {
 };
 inline contact_impulse world_impulse_of(const simdcollide::detail::world_touch& t, float vx,
                                         float vy, float friction) {
+    const float inverse_total = inverse_total_of(t.weight_a, t.weight_b);
     const float vn = vx * t.normal_x + vy * t.normal_y;
-    const float j = max_ps_branchless(t.target - vn, 0.0F) * t.inverse_total;
+    const float j = max_ps_branchless(t.target - vn, 0.0F) * inverse_total;
     const float tx = -t.normal_y;
     const float ty = t.normal_x;
     const float vt = vx * tx + vy * ty;
     const float limit = t.corrected_limit + friction * j;
-    const float jt = max_ps(-limit, min_ps(-vt * t.inverse_total, limit));
+    const float jt = max_ps(-limit, min_ps(-vt * inverse_total, limit));
     return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty, j, jt};
 }
 
-// A circle pair's impulse applied: A gets -P * wa, B gets +P * wb (their inverse masses,
-// the lower one's scaled by shock propagation); a circle whose weight is 0 keeps its
-// velocity's bits.
+// A circle pair's impulse applied: A gets -P * wa, B gets +P * wb (the touch's weights:
+// their inverse masses, the lower one's scaled by shock propagation); a circle whose
+// weight is 0 keeps its velocity's bits.
 inline void push_pair(simdcollide::particles_view c, const simdcollide::detail::world_touch& t,
                       const contact_impulse& j) {
-    const pair_weights w = shocked_weights(c.inverse_mass[t.a], c.inverse_mass[t.b], t.shock);
-    const float wa = w.a;
-    const float wb = w.b;
+    const float wa = t.weight_a;
+    const float wb = t.weight_b;
     if (wa > 0.0F) {
         c.vx[t.a] -= j.x * wa;
         c.vy[t.a] -= j.y * wa;
@@ -259,11 +265,12 @@ inline void push_pair(simdcollide::particles_view c, const simdcollide::detail::
     }
 }
 
-// A box contact's impulse applied to its circle, B (the box is A, static). Box contacts
-// are listed only for circles with inverse mass > 0, so no weight test.
+// A box contact's impulse applied to its circle, B (the box is A, static), with the
+// touch's weight for it: its inverse mass. Box contacts are listed only for circles with
+// inverse mass > 0, so no weight test.
 inline void push_box(simdcollide::particles_view c, const simdcollide::detail::world_touch& t,
                      const contact_impulse& j) {
-    const float wb = c.inverse_mass[t.b];
+    const float wb = t.weight_b;
     c.vx[t.b] += j.x * wb;
     c.vy[t.b] += j.y * wb;
 }

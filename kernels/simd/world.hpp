@@ -9,6 +9,7 @@
 #include "simd/circle_aabb.hpp"
 #include "simd/circle_circle.hpp"
 #include "simd/records.hpp"
+#include "simd/velocity_records.hpp"
 
 #include <simdcollide/soa.hpp>
 #include <simdcollide/world.hpp>
@@ -165,18 +166,23 @@ struct world {
         });
     }
 
-    // Reference respond_pairs_loop: the velocities packed, respond_packed, and unpacked.
+    // Reference respond_pairs_loop: the velocities packed as (vx, vy) records
+    // (velocity_records.hpp), respond_packed, and unpacked.
     static void respond_pairs(particles_view c, const detail::world_touch* touches,
                               std::size_t count, float friction, float* scratch) {
+        using V = velocity_records<Arch>;
         float* const moving = scratch;
-        circle_circle<Arch>::pack(c.vx, c.vy, c.inverse_mass, c.inverse_mass, c.count, moving);
+        for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
+            V::store_run(moving, block.first, {block.load(c.vx), block.load(c.vy)},
+                         lanes_in(block));
+        });
         respond_packed(touches, count, friction, moving);
-        unpack(moving, c.count, c.vx, c.vy);
+        unpack_velocities(moving, c.count, c.vx, c.vy);
     }
 
     // Reference gain_and_respond_loop, on the velocity records from the gain to the last
-    // impulse: phase 5 stores each circle's new velocity as its (vx, vy, w, w) record, which
-    // is respond_pairs' pack done by the gain (in separate kernels, the gain stored the
+    // impulse: phase 5 stores each circle's new velocity as its (vx, vy) record, which is
+    // respond_pairs' pack done by the gain (in separate kernels, the gain stored the
     // velocities and phase 6 loaded and packed them again); then the box contacts and the
     // circle pairs on the records, and the velocities unpacked once at the end.
     static void gain_and_respond(particles_view c, const detail::velocity_update& u,
@@ -185,19 +191,18 @@ struct world {
         const velocity_gain gain{u.inverse_h, u.cap};
         for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
             const auto [vx, vy] = gain.of(c, u.moved_x, u.moved_y, block);
-            const F w = block.load(c.inverse_mass);
-            records<Arch>::store_run(moving, block.first, {vx, vy, w, w}, lanes_in(block));
+            velocity_records<Arch>::store_run(moving, block.first, {vx, vy}, lanes_in(block));
         });
         respond_boxes(u.boxes, u.box_count, u.friction, moving);
         respond_packed(u.pairs, u.pair_count, u.friction, moving);
-        unpack(moving, c.count, c.vx, c.vy);
+        unpack_velocities(moving, c.count, c.vx, c.vy);
     }
 
     // Reference box_touches_loop, W listed (circle, box) contacts at a time: the circles'
     // fields gathered lane by lane, the boxes' records as records<Arch> does, the contact as
     // circle_aabb's (bit for bit the reference's where hit), and the lanes in contact written
     // in order, branch-free (the end of the output advances only past them). For a box the
-    // touch's weights are 0 and the circle's, so its shock is +0 and its total 0 + w.
+    // touch's weights are +0 and the circle's (no shock: the box is static), its total 0 + w.
     static std::size_t box_touches(particles_view c, const circle_pair* listed, std::size_t count,
                                    const float* boxes, const detail::touch_parameters& p,
                                    detail::world_touch* touches) {
@@ -213,14 +218,13 @@ struct world {
             const F w = gather(c.inverse_mass, q.circle);
             const F approach = gather(c.vx, q.circle) * q.contact.normal_x +
                                gather(c.vy, q.circle) * q.contact.normal_y;
-            const F total = zero + w;
-            const F inverse_total = zero_unless<Arch>(total > zero, divide<Arch>(one, total));
+            const F inverse_total = inverse_total_of(zero, w);
             const F field[6] = {q.contact.normal_x,
                                 q.contact.normal_y,
-                                inverse_total,
+                                zero,
+                                w,
                                 restitution * max_ps<Arch>(negate<Arch>(approach), zero),
-                                friction * (q.contact.depth * inverse_h) * inverse_total,
-                                zero};
+                                friction * (q.contact.depth * inverse_h) * inverse_total};
             const std::uint32_t in_contact = lane_bits<Arch>(q.pushes);
 #if defined(__x86_64__)
             if constexpr (is_avx<Arch>) {
@@ -400,8 +404,8 @@ private:
         return count;
     }
 
-    // A pair block's touch fields (normal x and y, inverse total, target, corrected limit
-    // and shock: world_touch after the two indices), and which lanes are in contact.
+    // A pair block's touch fields (normal x and y, the two weights, target and corrected
+    // limit: world_touch after the two indices), and which lanes are in contact.
     struct pair_touch_block {
         F field[6];
         std::uint32_t in_contact;
@@ -430,19 +434,19 @@ private:
                 target = restitution * max_ps<Arch>(negate<Arch>(approach), zero);
             }
             // The reference's shock_of and shocked_weights; without shock propagation, the
-            // plain weights (their bits: w * 1 is w) and no share, as the reference does.
-            F shock = zero;
-            F total = g.a.f3 + g.b.f3;
+            // plain weights (their bits: w * 1 is w), as the reference does.
+            F wa = g.a.f3;
+            F wb = g.b.f3;
             if (shocks) {
                 const F down = k.normal_x * down_x + k.normal_y * down_y;
-                shock = zero_unless<Arch>(both<Arch>(g.a.f3 > zero, g.b.f3 > zero),
-                                          shock_propagation * (down * xsimd::abs(down)));
-                total = g.a.f3 * (one + min_ps<Arch>(shock, zero)) +
-                        g.b.f3 * (one - max_ps<Arch>(shock, zero));
+                const F shock = zero_unless<Arch>(both<Arch>(wa > zero, wb > zero),
+                                                  shock_propagation * (down * xsimd::abs(down)));
+                wa = wa * (one + min_ps<Arch>(shock, zero));
+                wb = wb * (one - max_ps<Arch>(shock, zero));
             }
-            const F inverse_total = zero_unless<Arch>(total > zero, divide<Arch>(one, total));
-            return {{k.normal_x, k.normal_y, inverse_total, target,
-                     friction * (k.depth * inverse_h) * inverse_total, shock},
+            const F inverse_total = inverse_total_of(wa, wb);
+            return {{k.normal_x, k.normal_y, wa, wb, target,
+                     friction * (k.depth * inverse_h) * inverse_total},
                     lane_bits<Arch>(both<Arch>(k.hit, k.depth > zero))};
         }
     };
@@ -544,7 +548,7 @@ private:
     // contact, and are not written.
     static void respond_boxes(const detail::world_touch* touches, std::size_t count, float friction,
                               float* moving) {
-        using R = records<Arch>;
+        using V = velocity_records<Arch>;
         const F mu(friction);
         const F zero(0.0F);
         for (std::size_t k = 0; k < count;) {
@@ -558,11 +562,11 @@ private:
             const auto lane = [=](std::size_t j) { return first + (j < last ? j : last); };
             const auto circle = [=](std::size_t j) { return lane(j)->b; };
             const touch_fields t = load_block(lane).fields;
-            const typename R::fields v = R::load(moving, circle);
-            const impulse p = impulse_of(t, v.f0, v.f1, mu, zero);
-            // The box is static: the circle takes all of it, weight w, with no test (box
-            // contacts are listed only for circles of inverse mass > 0).
-            R::store(moving, circle, {v.f0 + p.x * v.f2, v.f1 + p.y * v.f2, v.f2, v.f3}, lanes);
+            const typename V::fields v = V::load(moving, circle);
+            const impulse p = impulse_of(t, v.vx, v.vy, mu, zero);
+            // The box is static: the circle takes all of it, with its weight, with no test
+            // (box contacts are listed only for circles of inverse mass > 0).
+            V::store(moving, circle, {v.vx + p.x * t.weight_b, v.vy + p.y * t.weight_b}, lanes);
             k += lanes;
         }
     }
@@ -648,8 +652,8 @@ private:
         for (std::size_t run = 0; run < detail::impulse_runs; ++run) {
             const std::size_t at = k + run * run_length;
             if (at < count) {
-                __builtin_prefetch(moving + std::size_t{4} * touches[at].a, 1);
-                __builtin_prefetch(moving + std::size_t{4} * touches[at].b, 1);
+                __builtin_prefetch(moving + std::size_t{2} * touches[at].a, 1);
+                __builtin_prefetch(moving + std::size_t{2} * touches[at].b, 1);
             }
         }
     }
@@ -685,6 +689,17 @@ private:
         });
     }
 
+    // `count` (vx, vy) records (velocity_records.hpp) back into two arrays.
+    static void unpack_velocities(const float* records_in, std::size_t count, float* vx,
+                                  float* vy) {
+        for_each_block_storing<Arch>(vx, count, [=](const auto& block) {
+            const typename velocity_records<Arch>::fields v =
+                velocity_records<Arch>::load_run(records_in, block);
+            block.store(vx, v.vx);
+            block.store(vy, v.vy);
+        });
+    }
+
     // The first two fields of `count` records (circle_circle::pack's) back into two arrays.
     static void unpack(const float* records_in, std::size_t count, float* f0, float* f1) {
         using R = records<Arch>;
@@ -717,7 +732,7 @@ private:
     // The touch fields the impulse needs, lane j from *lane(j), and whether the lanes'
     // contacts are apart (apart() above).
     struct touch_fields {
-        F normal_x, normal_y, inverse_total, target, corrected_limit, shock;
+        F normal_x, normal_y, weight_a, weight_b, target, corrected_limit;
     };
     struct touch_block {
         touch_fields fields;
@@ -727,8 +742,8 @@ private:
     static touch_block load_block(Lane lane) {
         static_assert(sizeof(detail::world_touch) == 32 && alignof(detail::world_touch) == 32 &&
                       offsetof(detail::world_touch, b) == 4 &&
-                      offsetof(detail::world_touch, corrected_limit) == 24 &&
-                      offsetof(detail::world_touch, shock) == 28);
+                      offsetof(detail::world_touch, weight_a) == 16 &&
+                      offsetof(detail::world_touch, corrected_limit) == 28);
 #if defined(__x86_64__)
         if constexpr (std::is_base_of_v<xsimd::avx2, Arch>) {
             // The records (a, b, normal x and y, inverse total, target, corrected limit,
@@ -775,16 +790,16 @@ private:
             __m128 f0 = row(0, 0), f1 = row(1, 0), f2 = row(2, 0), f3 = row(3, 0);
             __m128 f4 = row(0, 4), f5 = row(1, 4), f6 = row(2, 4), f7 = row(3, 4);
             _MM_TRANSPOSE4_PS(f0, f1, f2, f3); // a, b, normal x and y
-            _MM_TRANSPOSE4_PS(f4, f5, f6, f7); // inverse total, target, limit, shock
+            _MM_TRANSPOSE4_PS(f4, f5, f6, f7); // weights a and b, target, limit
             return {{f2, f3, f4, f5, f6, f7}, apart(lane)};
         }
 #endif
         return {{field(lane, &detail::world_touch::normal_x),
                  field(lane, &detail::world_touch::normal_y),
-                 field(lane, &detail::world_touch::inverse_total),
+                 field(lane, &detail::world_touch::weight_a),
+                 field(lane, &detail::world_touch::weight_b),
                  field(lane, &detail::world_touch::target),
-                 field(lane, &detail::world_touch::corrected_limit),
-                 field(lane, &detail::world_touch::shock)},
+                 field(lane, &detail::world_touch::corrected_limit)},
                 apart(lane)};
     }
     template <class Lane, std::size_t... J>
@@ -797,6 +812,12 @@ private:
         return field_of(lane, member, std::make_index_sequence<width>{});
     }
 
+    // The reference's inverse_total_of: 1 / (wa + wb), +0 where the sum is not > 0.
+    [[gnu::always_inline]] static F inverse_total_of(const F& wa, const F& wb) {
+        const F total = wa + wb;
+        return zero_unless<Arch>(total > F(0.0F), divide<Arch>(F(1.0F), total));
+    }
+
     // The reference's world_impulse_of for the touches t and the velocities (vx, vy) of b
     // relative to a: the impulse P.
     struct impulse {
@@ -804,45 +825,41 @@ private:
     };
     [[gnu::always_inline]] static impulse
     impulse_of(const touch_fields& t, const F& vx, const F& vy, const F& friction, const F& zero) {
+        const F inverse_total = inverse_total_of(t.weight_a, t.weight_b);
         const F vn = vx * t.normal_x + vy * t.normal_y;
-        const F j = max_ps<Arch>(t.target - vn, zero) * t.inverse_total;
+        const F j = max_ps<Arch>(t.target - vn, zero) * inverse_total;
         const F tx = negate<Arch>(t.normal_y);
         const F ty = t.normal_x;
         const F vt = vx * tx + vy * ty;
         const F limit = t.corrected_limit + friction * j;
         const F jt = max_ps<Arch>(negate<Arch>(limit),
-                                  min_ps<Arch>(negate<Arch>(vt) * t.inverse_total, limit));
+                                  min_ps<Arch>(negate<Arch>(vt) * inverse_total, limit));
         return {j * t.normal_x + jt * tx, j * t.normal_y + jt * ty};
     }
 
     // The reference's world_impulse_of and push_pair for the contacts at lane(j), on the
-    // packed velocities (and inverse masses, w = f2, scaled by the touch's shock). Always
-    // inlined: GCC once called it out of line from respond_pairs, and world/respond took
-    // 66.4-66.7 us against 63.0-64.1.
+    // (vx, vy) records, with the touch's weights. Always inlined: GCC once called it out of
+    // line from respond_pairs, and world/respond took 66.4-66.7 us against 63.0-64.1.
     template <class Lane>
     [[gnu::always_inline]] static void respond(Lane lane, const touch_fields& t, const F& friction,
                                                float* moving) {
-        using R = records<Arch>;
+        using V = velocity_records<Arch>;
         const auto first = [&](std::size_t j) { return lane(j)->a; };
         const auto second = [&](std::size_t j) { return lane(j)->b; };
-        const typename R::fields va = R::load(moving, first);
-        const typename R::fields vb = R::load(moving, second);
+        const typename V::fields va = V::load(moving, first);
+        const typename V::fields vb = V::load(moving, second);
         const F zero(0.0F);
-        const impulse p = impulse_of(t, vb.f0 - va.f0, vb.f1 - va.f1, friction, zero);
-        const F px = p.x;
-        const F py = p.y;
-        // The reference's shocked_weights.
-        const F one(1.0F);
-        const F wa = va.f2 * (one + min_ps<Arch>(t.shock, zero));
-        const F wb = vb.f2 * (one - max_ps<Arch>(t.shock, zero));
+        const impulse p = impulse_of(t, vb.vx - va.vx, vb.vy - va.vy, friction, zero);
+        const F& wa = t.weight_a;
+        const F& wb = t.weight_b;
         const M a_moves = wa > zero;
         const M b_moves = wb > zero;
-        R::store(moving, first,
-                 {pick<Arch>(a_moves, va.f0 - px * wa, va.f0),
-                  pick<Arch>(a_moves, va.f1 - py * wa, va.f1), va.f2, va.f3});
-        R::store(moving, second,
-                 {pick<Arch>(b_moves, vb.f0 + px * wb, vb.f0),
-                  pick<Arch>(b_moves, vb.f1 + py * wb, vb.f1), vb.f2, vb.f3});
+        V::store(moving, first,
+                 {pick<Arch>(a_moves, va.vx - p.x * wa, va.vx),
+                  pick<Arch>(a_moves, va.vy - p.y * wa, va.vy)});
+        V::store(moving, second,
+                 {pick<Arch>(b_moves, vb.vx + p.x * wb, vb.vx),
+                  pick<Arch>(b_moves, vb.vy + p.y * wb, vb.vy)});
     }
 };
 

@@ -224,7 +224,7 @@ void fold_touches(scene& s, const std::vector<detail::world_touch>& touches, std
             const detail::world_touch& w = touches[q];
             sum = sum * 31U + w.a * 7U + w.b;
             for (const float v :
-                 {w.normal_x, w.normal_y, w.inverse_total, w.target, w.shock, w.corrected_limit}) {
+                 {w.normal_x, w.normal_y, w.weight_a, w.weight_b, w.target, w.corrected_limit}) {
                 sum = sum * 31U + canonical_bits(v);
             }
         }
