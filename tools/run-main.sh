@@ -2,9 +2,9 @@
 # The main job: install dependencies, build (Release), then benchmark every kernel at
 # n = 4096 (reference, each instruction set this CPU runs, GCC's auto-vectorised loop,
 # Box2D), push-out at n = 16M against the memory-bandwidth baseline, a step of the particle
-# world at 10 000 circles and its phases (pair search, grouping the pairs, phase 2 of a
-# substep, one round of separation in order, phase 6's circle pairs), and the static-box
-# broad phase against brute force; print a
+# world at 10 000 circles and its phases (pair search, grouping the pairs, one round of
+# separation in order, alone and recording the pairs in contact as a substep does, phase 6's
+# circle pairs), and the static-box broad phase against brute force; print a
 # summary of medians with the ratios that matter.
 #
 #   tools/run-main.sh [BUILD_DIR]        (default: build)
