@@ -511,7 +511,7 @@ TEST_P(circle_circle_simd, world_respond_pairs_match_reference) {
         scene.vy = vy;
     };
 
-    // The pile's touches, as phase 2 gives them.
+    // The pile's touches, as phase 3 records them.
     for (const std::size_t n : {std::size_t{9}, std::size_t{40}, std::size_t{1000}}) {
         pile scene(n, static_cast<std::uint32_t>(n) + 3);
         scene.set_random_velocities(static_cast<std::uint32_t>(n) + 1);

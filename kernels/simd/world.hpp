@@ -207,7 +207,6 @@ struct world {
                                    const float* boxes, const detail::touch_parameters& p,
                                    detail::world_touch* touches) {
         const F zero(0.0F);
-        const F one(1.0F);
         const F restitution(p.restitution);
         const F friction(p.friction);
         const F inverse_h(p.inverse_h);
@@ -506,8 +505,9 @@ private:
     // the same bits whether they go one after another or side by side, so contact k of W
     // runs at once are worked out together when they are apart (apart()), and one by one
     // otherwise: in the 10 000-circle pile, 0.14% of the blocks of 8 were not (a shared
-    // circle, or a run that has ended). The velocities are packed with the inverse masses as
-    // (vx, vy, w, w) records, so that gathering or writing back a circle's is one access.
+    // circle, or a run that has ended). The velocities are packed as (vx, vy) records
+    // (velocity_records.hpp), so that gathering or writing back a circle's is one access;
+    // the weights come with the touches.
     static void respond_packed(const detail::world_touch* touches, std::size_t count,
                                float friction, float* moving) {
         // W divides the runs: wider instruction sets take AVX2's code (world_pair_arch.hpp).
@@ -746,9 +746,9 @@ private:
                       offsetof(detail::world_touch, corrected_limit) == 28);
 #if defined(__x86_64__)
         if constexpr (std::is_base_of_v<xsimd::avx2, Arch>) {
-            // The records (a, b, normal x and y, inverse total, target, corrected limit,
-            // shock), transposed: one aligned load per record instead of seven; the indices
-            // checked as vectors.
+            // The records (a, b, normal x and y, weights a and b, target, corrected limit),
+            // transposed: one aligned load per record instead of seven; the indices checked
+            // as vectors.
             using wide = typename F::register_type;
             const auto row = [&](std::size_t j) -> wide {
                 return F::load_aligned(reinterpret_cast<const float*>(lane(j)));
