@@ -36,6 +36,60 @@ inline constexpr bool is_avx = std::is_base_of_v<xsimd::avx, Arch>; // avx, avx2
 template <class Arch>
 inline constexpr bool is_sse = std::is_base_of_v<xsimd::sse2, Arch>;
 
+/// For j < count, in order: lane j of `first` and of `second` as the two floats at
+/// base + stride * index(j), the rest of a longer record left as it is (a later lane wins
+/// where an index repeats). On x86 the two vectors are interleaved by two shuffles per four
+/// lanes and each lane is one 8-byte store; elsewhere one float at a time. Bits only,
+/// never computed with. Phase 6's (vx, vy) records (stride 2) and the x and y of phase 3's
+/// (x, y, radius, inverse mass) records (stride 4) are written so.
+template <class Arch, std::size_t stride, class Index>
+[[gnu::always_inline]] inline void
+store_float_pairs(float* base, Index index, const floats<Arch>& first, const floats<Arch>& second,
+                  std::size_t count) {
+    constexpr std::size_t width = floats<Arch>::size;
+#if defined(__x86_64__)
+    // The low (or, with `high`, the high) two floats of `two` as one 8-byte store to `at`.
+    const auto store_two = [](float* at, __m128 two, bool high) {
+        double* const bits = reinterpret_cast<double*>(at);
+        if (high) {
+            _mm_storeh_pd(bits, _mm_castps_pd(two));
+        } else {
+            _mm_storel_pd(bits, _mm_castps_pd(two));
+        }
+    };
+#endif
+#if defined(__AVX__) // (objects without AVX never see these intrinsics)
+    if constexpr (is_avx<Arch> && width == 8) {
+        const __m256 low = _mm256_unpacklo_ps(first.data, second.data);  // lanes 0 1 | 4 5
+        const __m256 high = _mm256_unpackhi_ps(first.data, second.data); // lanes 2 3 | 6 7
+        const __m128 two[4] = {_mm256_castps256_ps128(low), _mm256_castps256_ps128(high),
+                               _mm256_extractf128_ps(low, 1), _mm256_extractf128_ps(high, 1)};
+        for (std::size_t j = 0; j < count; ++j) {
+            store_two(base + stride * index(j), two[j / 2], j % 2 == 1);
+        }
+        return;
+    }
+#endif
+#if defined(__x86_64__)
+    if constexpr (is_sse<Arch> && width == 4) {
+        const __m128 two[2] = {_mm_unpacklo_ps(first.data, second.data),
+                               _mm_unpackhi_ps(first.data, second.data)};
+        for (std::size_t j = 0; j < count; ++j) {
+            store_two(base + stride * index(j), two[j / 2], j % 2 == 1);
+        }
+        return;
+    }
+#endif
+    alignas(64) float a[width];
+    alignas(64) float b[width];
+    first.store_aligned(a);
+    second.store_aligned(b);
+    for (std::size_t j = 0; j < count; ++j) {
+        base[stride * index(j)] = a[j];
+        base[stride * index(j) + 1] = b[j];
+    }
+}
+
 // x86 minps/maxps return the second operand on ties and NaN, exactly like the reference's
 // `a < b ? a : b`. NEON's vminq/vmaxq do not (signed zeros, NaN), so elsewhere we select.
 

@@ -64,37 +64,7 @@ struct velocity_records {
     template <class Index>
     [[gnu::always_inline]] static void store(float* base, Index index, const fields& from,
                                              std::size_t count = width) {
-#if defined(__AVX__)
-        if constexpr (is_avx<Arch> && width == 8) {
-            // Records 0 1 | 4 5 and 2 3 | 6 7, each half stored as two 64-bit halves.
-            const __m256 low = _mm256_unpacklo_ps(from.vx.data, from.vy.data);
-            const __m256 high = _mm256_unpackhi_ps(from.vx.data, from.vy.data);
-            const __m128 half[4] = {_mm256_castps256_ps128(low), _mm256_castps256_ps128(high),
-                                    _mm256_extractf128_ps(low, 1), _mm256_extractf128_ps(high, 1)};
-            for (std::size_t j = 0; j < count; ++j) {
-                write(base, index(j), half[j / 2], j % 2 == 1);
-            }
-            return;
-        }
-#endif
-#if defined(__x86_64__)
-        if constexpr (is_sse<Arch> && width == 4) {
-            const __m128 half[2] = {_mm_unpacklo_ps(from.vx.data, from.vy.data),
-                                    _mm_unpackhi_ps(from.vx.data, from.vy.data)};
-            for (std::size_t j = 0; j < count; ++j) {
-                write(base, index(j), half[j / 2], j % 2 == 1);
-            }
-            return;
-        }
-#endif
-        alignas(64) float vx[width];
-        alignas(64) float vy[width];
-        from.vx.store_aligned(vx);
-        from.vy.store_aligned(vy);
-        for (std::size_t j = 0; j < count; ++j) {
-            base[std::size_t{2} * index(j)] = vx[j];
-            base[std::size_t{2} * index(j) + 1] = vy[j];
-        }
+        store_float_pairs<Arch, 2>(base, index, from.vx, from.vy, count);
     }
 
     /// The records of a block of circles (block_loop.hpp), circle block.first + j in lane
@@ -117,16 +87,6 @@ private:
     // A record as the double whose bits it is: only loaded and stored, never computed with.
     static const double* record(const float* base, std::uint32_t index) {
         return reinterpret_cast<const double*>(base) + index;
-    }
-    // The low (or high) 64 bits of `two` as the record at `index`.
-    [[gnu::always_inline]] static void write(float* base, std::uint32_t index, __m128 two,
-                                             bool high) {
-        double* const at = reinterpret_cast<double*>(base) + index;
-        if (high) {
-            _mm_storeh_pd(at, _mm_castps_pd(two));
-        } else {
-            _mm_storel_pd(at, _mm_castps_pd(two));
-        }
     }
 #endif
 

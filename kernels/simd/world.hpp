@@ -305,10 +305,11 @@ private:
                 {pick<Arch>(s.moves_b, g.b.f0 + s.b_dx, g.b.f0),
                  pick<Arch>(s.moves_b, g.b.f1 + s.b_dy, g.b.f1), g.b.f2, g.b.f3}};
     }
+    // The moved positions back into the records; radius and inverse mass do not change.
     [[gnu::always_inline]] static void write_back(float* bodies, const pair_block& q,
                                                   const gathered& moved) {
-        records<Arch>::store(bodies, q.first(), moved.a, q.count);
-        records<Arch>::store(bodies, q.second(), moved.b, q.count);
+        records<Arch>::store_first_two(bodies, q.first(), moved.a, q.count);
+        records<Arch>::store_first_two(bodies, q.second(), moved.b, q.count);
     }
 
     // One round of phase 3's loop: body(one, two) for each group's pairs, two blocks of W at
