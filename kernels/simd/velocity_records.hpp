@@ -34,24 +34,21 @@ struct velocity_records {
     [[gnu::always_inline]] static fields load(const float* base, Index index) {
 #if defined(__AVX__)
         if constexpr (is_avx<Arch> && width == 8) {
-            // Records j and j + 1 in one register, then records j, j + 1 | j + 4, j + 5.
-            const auto two = [&](std::size_t j) {
-                const __m128d low = _mm_load_sd(record(base, index(j)));
-                return _mm_castpd_ps(_mm_loadh_pd(low, record(base, index(j + 1))));
-            };
-            const __m256 m0 = _mm256_insertf128_ps(_mm256_castps128_ps256(two(0)), two(4), 1);
-            const __m256 m1 = _mm256_insertf128_ps(_mm256_castps128_ps256(two(2)), two(6), 1);
+            // Records j, j + 1 | j + 4, j + 5 in one register, j + 2, j + 3 | j + 6, j + 7 in
+            // the other.
+            const __m256 m0 =
+                _mm256_insertf128_ps(_mm256_castps128_ps256(two_records(base, index, 0)),
+                                     two_records(base, index, 4), 1);
+            const __m256 m1 =
+                _mm256_insertf128_ps(_mm256_castps128_ps256(two_records(base, index, 2)),
+                                     two_records(base, index, 6), 1);
             return {_mm256_shuffle_ps(m0, m1, 0x88), _mm256_shuffle_ps(m0, m1, 0xDD)};
         }
 #endif
 #if defined(__x86_64__)
         if constexpr (is_sse<Arch> && width == 4) {
-            const auto two = [&](std::size_t j) {
-                const __m128d low = _mm_load_sd(record(base, index(j)));
-                return _mm_castpd_ps(_mm_loadh_pd(low, record(base, index(j + 1))));
-            };
-            const __m128 m0 = two(0);
-            const __m128 m1 = two(2);
+            const __m128 m0 = two_records(base, index, 0);
+            const __m128 m1 = two_records(base, index, 2);
             return {_mm_shuffle_ps(m0, m1, 0x88), _mm_shuffle_ps(m0, m1, 0xDD)};
         }
 #endif
@@ -87,6 +84,13 @@ private:
     // A record as the double whose bits it is: only loaded and stored, never computed with.
     static const double* record(const float* base, std::uint32_t index) {
         return reinterpret_cast<const double*>(base) + index;
+    }
+    // The records at index(j) and index(j + 1) side by side in one register.
+    template <class Index>
+    [[gnu::always_inline]] static __m128 two_records(const float* base, Index index,
+                                                     std::size_t j) {
+        const __m128d low = _mm_load_sd(record(base, index(j)));
+        return _mm_castpd_ps(_mm_loadh_pd(low, record(base, index(j + 1))));
     }
 #endif
 
