@@ -20,19 +20,22 @@
 //
 // The scene (issue 4): n circles of radius 0.25 to 0.45 dropped into a container of static
 // boxes (a floor and two walls, 1.2 sqrt(n) wide), n/100 random obstacle boxes 0.5 to 2.5
-// on a side inside, gravity, dt = 1/60 with 4 substeps, run until settled (long enough for
-// the top row to fall to the floor, plus a second, then until the mean squared speed is
-// below 0.01, for at most a simulated minute) before timing. Settling 10 000 circles takes
-// seconds here, 100 000 minutes; 1 000 000 ran 84 minutes (at 4930d04, beside other work)
-// and stopped at the cap with a mean squared speed of 44, the pile still sinking (mean vy
-// -2.8). With shock propagation 0.5 (its default at 29cda5e; off now) 10 000 and 100 000 settled
-// together in under two minutes, and 1 000 000 ran 39 minutes to the cap, mean squared speed 116:
-// its lowest quarter at rest (0.011), everything above still moving down (mean vy -4 to -12). The
-// larger ones run only when a filter asks for them. SIMDCOLLIDE_BENCH_SCENES=<directory> keeps
-// settled piles there (pile-<n>.bin), so that each size settles once; they are saved every
-// simulated ten seconds while they settle. SIMDCOLLIDE_BENCH_SETTLE_MINUTES=<m> sets the cap to
-// m simulated minutes, and when set, a saved pile that has not settled settles on from where it
-// was saved, for up to m more (settled(), below).
+// on a side inside, gravity, dt = 1/60 with 4 substeps, shock propagation 0.5 (scene_options,
+// below), run until settled (long enough for the top row to fall to the floor, plus a
+// second, then until the mean squared speed is below 0.01, for at most a simulated minute)
+// before timing. Settling 10 000 circles takes seconds here, 100 000 a minute or two. The
+// 1 000 000-circle pile (about 580 rows deep) needs more than the cap: on the Intel Xeon of
+// 2026-11-24 the pile an earlier, unsettled run had saved settled on with 0.5 for 8 400
+// steps (37 minutes, a throwaway program stepping the same world), its mean squared speed
+// 130 -> 0.006, bottom quarter first; SIMDCOLLIDE_BENCH_SETTLE_MINUTES (below) does the
+// same in this program. Without shock propagation it never settled: it
+// swung at the cap in every run (mean squared speed 44 after 84 minutes at 4930d04, still
+// sinking), listing everything every step. The larger sizes run only when a filter asks for
+// them. SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there (pile-<n>-shock0.5.bin;
+// pile-<n>.bin for SIMDCOLLIDE_BENCH_SHOCK=0), so that each size settles once; they are saved
+// every simulated ten seconds while they settle. SIMDCOLLIDE_BENCH_SETTLE_MINUTES=<m> sets
+// the cap to m simulated minutes, and when set, a saved pile that has not settled settles on
+// from where it was saved, for up to m more (settled(), below).
 #include "bench_support.hpp"
 #include "circle_grid.hpp"
 
@@ -75,9 +78,47 @@ float scene_rows(std::size_t n) {
     return static_cast<float>(n) / static_cast<float>(scene_columns(n));
 }
 
+// The world options of the scene: the defaults but for shock propagation, 0.5 (what
+// world.hpp suggests for piles more than about a hundred circles deep) unless
+// SIMDCOLLIDE_BENCH_SHOCK=<s> says otherwise. The same at every n, so that the cost per
+// circle compares like with like. Without it the 1 000 000-circle pile (about 580 rows
+// deep) never settled: it swung at the settle cap in every run, listing everything every
+// step.
+world_options scene_options() {
+    world_options options;
+    options.shock_propagation = 0.5F;
+    const char* text = std::getenv("SIMDCOLLIDE_BENCH_SHOCK");
+    if (text != nullptr && *text != '\0') {
+        char* end = nullptr;
+        const float shock = std::strtof(text, &end);
+        if (*end != '\0' || !(shock >= 0.0F && shock <= 1.0F)) {
+            throw std::invalid_argument(std::string("SIMDCOLLIDE_BENCH_SHOCK is \"") + text +
+                                        "\", must be a number from 0 to 1");
+        }
+        options.shock_propagation = shock;
+    }
+    return options;
+}
+
+// What a substep of the scene's world records its touches with (particle_world's own
+// touch parameters, from its options): the phase benchmarks time phase 3's recording and
+// phase 6 as a step runs them, shock propagation included.
+detail::touch_parameters touch_parameters_of(const particle_world& world) {
+    const world_options& o = world.options();
+    detail::touch_parameters touch{o.restitution, o.friction,
+                                   static_cast<float>(o.substeps) * 60.0F};
+    const float length = std::sqrt(o.gravity_x * o.gravity_x + o.gravity_y * o.gravity_y);
+    if (length > 0.0F) {
+        touch.down_x = o.gravity_x / length;
+        touch.down_y = o.gravity_y / length;
+        touch.shock_propagation = o.shock_propagation;
+    }
+    return touch;
+}
+
 // The scene before it settles: its boxes, and its circles at rest above the floor.
 std::unique_ptr<particle_world> drop_scene(std::size_t n) {
-    auto world = std::make_unique<particle_world>();
+    auto world = std::make_unique<particle_world>(scene_options());
     const float width = scene_width(n);
     const std::size_t columns = scene_columns(n);
     const float rows = scene_rows(n);
@@ -113,7 +154,14 @@ std::string scene_path(std::size_t n) {
         return {};
     }
     std::string path(dir);
-    path.append("/pile-").append(std::to_string(n)).append(".bin");
+    path.append("/pile-").append(std::to_string(n));
+    // A pile settled with other options is another scene.
+    if (const float shock = scene_options().shock_propagation; shock != 0.0F) {
+        char suffix[32];
+        std::snprintf(suffix, sizeof suffix, "-shock%g", static_cast<double>(shock));
+        path.append(suffix);
+    }
+    path.append(".bin");
     return path;
 }
 
@@ -168,7 +216,7 @@ std::unique_ptr<particle_world> load_scene(const std::string& path, std::size_t 
     if (!in) {
         return nullptr;
     }
-    auto world = std::make_unique<particle_world>();
+    auto world = std::make_unique<particle_world>(scene_options());
     world->set_boxes({b[0].data(), b[1].data(), b[2].data(), b[3].data(), counts[1]});
     for (std::size_t i = 0; i < n; ++i) {
         world->add_circle({c[0][i], c[1][i], c[2][i]}, c[3][i], c[4][i], c[5][i]);
@@ -257,7 +305,7 @@ struct using_isa {
 void step(benchmark::State& state, bool reference, std::size_t n) {
     particle_world world = settled(n); // a copy: every implementation starts from one state
     // Whether the scene is the settled pile it is meant to be (below 0.01): the settle
-    // loop stops at a cap, and the 1 000 000-circle pile reaches it unsettled.
+    // loop stops at a cap, which the 1 000 000-circle pile needs several runs to pass.
     state.counters["start_mean_v2"] = mean_speed2(world);
     const using_isa choice(reference);
     const particle_world::listing_counts before = world.listings();
@@ -342,8 +390,7 @@ void separate_recording_pile(benchmark::State& state, bool reference, std::size_
     const detail::kernel_table& table =
         reference ? detail::reference_table() : detail::active_table();
     std::vector<detail::world_touch> touches(groups.pairs().size());
-    const detail::touch_recording record{
-        {world.options().restitution, world.options().friction, 240.0F}, touches.data()};
+    const detail::touch_recording record{touch_parameters_of(world), touches.data()};
     aligned_floats scratch(8 * n);
     const std::vector<float> x(p.x, p.x + n), y(p.y, p.y + n);
     std::size_t count = 0;
@@ -395,7 +442,7 @@ void respond_pile(benchmark::State& state, bool reference, std::size_t n) {
     const detail::kernel_table& table =
         reference ? detail::reference_table() : detail::active_table();
     const std::vector<detail::world_touch> touches =
-        recorded_touches(pile, {world.options().restitution, world.options().friction, 240.0F});
+        recorded_touches(pile, touch_parameters_of(world));
     aligned_floats scratch(4 * n);
     const std::vector<float> vx(p.vx, p.vx + n), vy(p.vy, p.vy + n);
     for (auto _ : state) {
