@@ -27,15 +27,16 @@
 // 1 000 000-circle pile (about 580 rows deep) needs more than the cap: on the Intel Xeon of
 // 2026-11-24 the pile an earlier, unsettled run had saved settled on with 0.5 for 8 400
 // steps (37 minutes, a throwaway program stepping the same world), its mean squared speed
-// 130 -> 0.006, bottom quarter first; SIMDCOLLIDE_BENCH_SETTLE_MINUTES (below) does the
-// same in this program. Without shock propagation it never settled: it
-// swung at the cap in every run (mean squared speed 44 after 84 minutes at 4930d04, still
-// sinking), listing everything every step. The larger sizes run only when a filter asks for
-// them. SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there (pile-<n>-shock0.5.bin;
-// pile-<n>.bin for SIMDCOLLIDE_BENCH_SHOCK=0), so that each size settles once; they are saved
-// every simulated ten seconds while they settle. SIMDCOLLIDE_BENCH_SETTLE_MINUTES=<m> sets
-// the cap to m simulated minutes, and when set, a saved pile that has not settled settles on
-// from where it was saved, for up to m more (settled(), below).
+// 130 -> 0.006, bottom quarter first; a fresh drop settled in this program with
+// SIMDCOLLIDE_BENCH_SETTLE_MINUTES=4 (below) before step 10 200, in about an hour. Without shock
+// propagation it never settled: it swung at the cap in every run (mean squared speed 44 after 84
+// minutes at 4930d04, still sinking), listing everything every step. The larger sizes run only when
+// a filter asks for them. SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there
+// (pile-<n>-shock0.5.bin; pile-<n>.bin for SIMDCOLLIDE_BENCH_SHOCK=0), so that each size settles
+// once; they are saved every simulated ten seconds while they settle.
+// SIMDCOLLIDE_BENCH_SETTLE_MINUTES=<m> sets the cap to m simulated minutes, and when set, a saved
+// pile that has not settled settles on from where it was saved, for up to m more (settled(),
+// below).
 #include "bench_support.hpp"
 #include "circle_grid.hpp"
 

@@ -252,7 +252,8 @@ struct world_options {
     /// impulses. 0.5 is what we suggest for piles more than about a hundred circles deep;
     /// see "Deep piles" at the top of this file for what it does to a 600-row drop. The
     /// benchmark scene uses 0.5 at every size: its 1 000 000-circle pile, about 580 rows
-    /// deep, never came to rest without it, and did with it. Off by default because it
+    /// deep, never came to rest without it, and with it came to rest (about 10 000 steps
+    /// from a fresh drop). Off by default because it
     /// costs: the settled 10 000-circle benchmark pile steps about 8% slower with 0.5
     /// (898-908 against 827-838 us on an Intel Xeon, 2026-11-24; the pile it settles into
     /// relists some circles on 95% of its steps, against 77%).
