@@ -24,10 +24,10 @@
 // below), run until settled (long enough for the top row to fall to the floor, plus a
 // second, then until the mean squared speed is below 0.01, for at most a simulated minute)
 // before timing. Settling 10 000 circles takes seconds here, 100 000 a minute or two. The
-// 1 000 000-circle pile (about 580 rows deep) needs more than the cap: on the Intel Xeon of
-// 2026-11-24 the pile an earlier, unsettled run had saved settled on with 0.5 for 8 400
-// steps (37 minutes, a throwaway program stepping the same world), its mean squared speed
-// 130 -> 0.006, bottom quarter first; a fresh drop settled in this program with
+// 1 000 000-circle pile (some 600 rows deep: settled, its mean height is 193) needs more than the
+// cap: on the Intel Xeon of 2026-11-24 the pile an earlier, unsettled run had saved settled on with
+// 0.5 for 8 400 steps (37 minutes, a throwaway program stepping the same world), its mean squared
+// speed 130 -> 0.006, bottom quarter first; a fresh drop settled in this program with
 // SIMDCOLLIDE_BENCH_SETTLE_MINUTES=4 (below) before step 10 200, in about an hour. Without shock
 // propagation it never settled: it swung at the cap in every run (mean squared speed 44 after 84
 // minutes at 4930d04, still sinking), listing everything every step. The larger sizes run only when
@@ -82,7 +82,7 @@ float scene_rows(std::size_t n) {
 // The world options of the scene: the defaults but for shock propagation, 0.5 (what
 // world.hpp suggests for piles more than about a hundred circles deep) unless
 // SIMDCOLLIDE_BENCH_SHOCK=<s> says otherwise. The same at every n, so that the cost per
-// circle compares like with like. Without it the 1 000 000-circle pile (about 580 rows
+// circle compares like with like. Without it the 1 000 000-circle pile (some 600 rows
 // deep) never settled: it swung at the settle cap in every run, listing everything every
 // step.
 world_options scene_options() {
@@ -306,7 +306,8 @@ struct using_isa {
 void step(benchmark::State& state, bool reference, std::size_t n) {
     particle_world world = settled(n); // a copy: every implementation starts from one state
     // Whether the scene is the settled pile it is meant to be (below 0.01): the settle
-    // loop stops at a cap, which the 1 000 000-circle pile needs several runs to pass.
+    // loop stops at a cap, which the 1 000 000-circle pile passes only with
+    // SIMDCOLLIDE_BENCH_SETTLE_MINUTES set above 1.
     state.counters["start_mean_v2"] = mean_speed2(world);
     const using_isa choice(reference);
     const particle_world::listing_counts before = world.listings();

@@ -251,7 +251,7 @@ struct world_options {
     /// which is what lets a deep pile land and rest; 0 (the default) gives the plain
     /// impulses. 0.5 is what we suggest for piles more than about a hundred circles deep;
     /// see "Deep piles" at the top of this file for what it does to a 600-row drop. The
-    /// benchmark scene uses 0.5 at every size: its 1 000 000-circle pile, about 580 rows
+    /// benchmark scene uses 0.5 at every size: its 1 000 000-circle pile, some 600 rows
     /// deep, never came to rest without it, and with it came to rest (about 10 000 steps
     /// from a fresh drop). Off by default because it
     /// costs: the settled 10 000-circle benchmark pile steps about 8% slower with 0.5
