@@ -101,20 +101,12 @@ world_options scene_options() {
     return options;
 }
 
-// What a substep of the scene's world records its touches with (particle_world's own
-// touch parameters, from its options): the phase benchmarks time phase 3's recording and
-// phase 6 as a step runs them, shock propagation included.
+// What a substep of the scene's world records its touches with (the world's own touch
+// parameters): the phase benchmarks time phase 3's recording and phase 6 as a step runs
+// them, shock propagation included.
 detail::touch_parameters touch_parameters_of(const particle_world& world) {
-    const world_options& o = world.options();
-    detail::touch_parameters touch{o.restitution, o.friction,
-                                   static_cast<float>(o.substeps) * 60.0F};
-    const float length = std::sqrt(o.gravity_x * o.gravity_x + o.gravity_y * o.gravity_y);
-    if (length > 0.0F) {
-        touch.down_x = o.gravity_x / length;
-        touch.down_y = o.gravity_y / length;
-        touch.shock_propagation = o.shock_propagation;
-    }
-    return touch;
+    const float dt = 1.0F / 60.0F;
+    return world.touch_parameters_for(dt / static_cast<float>(world.options().substeps));
 }
 
 // The scene before it settles: its boxes, and its circles at rest above the floor.

@@ -297,6 +297,9 @@ public:
         std::size_t partial = 0;
     };
     [[nodiscard]] listing_counts listings() const noexcept { return listings_; }
+    /// What a substep of length h (time units) records its touches with, from the options
+    /// (detail: for the benchmarks that time phases 3 and 6 alone as a step runs them).
+    [[nodiscard]] detail::touch_parameters touch_parameters_for(float h) const;
 
 private:
     /// Most circles listed again on their own before a step lists everything again: an
@@ -316,7 +319,6 @@ private:
     void list_box_contacts();
     void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
     void substep(float h, const detail::kernel_table& kernels);
-    [[nodiscard]] detail::touch_parameters touch_parameters_for(float h) const;
     void respond_in_passes(const particles_view& p, float friction);
     [[nodiscard]] std::span<const detail::world_touch> pair_touching() const noexcept {
         return {pair_touching_.data(), pair_touching_count_};
