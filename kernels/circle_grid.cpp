@@ -125,4 +125,63 @@ void sort_into_cells(circles_cview c, circle_cells& cells) {
     cells.cell_start[0] = 0;
 }
 
+void moved_circles::clear(std::size_t count) {
+    state_.assign(count, 0);
+    count_ = 0;
+    by_cell_.clear();
+    others_.clear();
+}
+
+// The changed circles' entries made again: the old entries of those changing now dropped
+// and their new ones merged in, in one pass over the entries kept (O(size) a call, against
+// the O(n) sort into cells this spares).
+void moved_circles::add(const circle_cells& cells, circles_cview c,
+                        std::span<const std::uint32_t> changed) {
+    constexpr std::uint8_t was_changed = 1;
+    constexpr std::uint8_t changing = 2;
+    for (const std::uint32_t j : changed) {
+        count_ += state_[j] == 0 ? 1 : 0;
+        state_[j] = changing;
+    }
+    fresh_.clear();
+    others_next_.clear();
+    for (const std::uint32_t j : others_) {
+        if (state_[j] != changing) {
+            others_next_.push_back(j);
+        }
+    }
+    for (const std::uint32_t j : changed) {
+        if (!pairable_circle(c.x[j], c.y[j], c.radius[j])) {
+            continue; // near nothing
+        }
+        if (cells.grid.empty || c.radius[j] > cells.grid.r_small) {
+            others_next_.push_back(j);
+        } else {
+            fresh_.push_back(std::uint64_t{cells.grid.shape.cell(c.x[j], c.y[j])} << 32U | j);
+        }
+    }
+    std::sort(fresh_.begin(), fresh_.end());
+    merged_.clear();
+    auto next = fresh_.begin();
+    for (const std::uint64_t entry : by_cell_) {
+        if (state_[static_cast<std::uint32_t>(entry)] == changing) {
+            continue;
+        }
+        for (; next != fresh_.end() && *next < entry; ++next) {
+            merged_.push_back(*next);
+        }
+        merged_.push_back(entry);
+    }
+    merged_.insert(merged_.end(), next, fresh_.end());
+    by_cell_.swap(merged_);
+    others_.swap(others_next_);
+    for (const std::uint32_t j : changed) {
+        state_[j] = was_changed;
+    }
+}
+
+std::vector<std::uint64_t>::const_iterator moved_circles::lower_bound(std::uint64_t key) const {
+    return std::lower_bound(by_cell_.begin(), by_cell_.end(), key);
+}
+
 } // namespace simdcollide::detail

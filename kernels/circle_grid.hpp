@@ -41,38 +41,47 @@ inline bool pairable_circle(float x, float y, float r) {
     return std::isfinite(x) && std::isfinite(y) && std::isfinite(r) && r >= 0.0F;
 }
 
-/// Calls visit(s) for every sorted entry s of the cells that the square of half-side
-/// reach around (x, y) meets, widened by query_pad: each circle whose centre can be within
+/// Calls visit(first_cell, last_cell) for each row of cells that the square of half-side
+/// reach around (x, y) meets, widened by query_pad: the cells that can hold a centre within
 /// reach of (x, y) after float rounding. The grid must not be empty.
 template <class Visit>
-void for_each_entry_within(const circle_cells& cells, float x, float y, float reach, Visit visit) {
-    const grid_shape& g = cells.grid.shape;
+void for_each_cell_run_within(const grid_shape& g, float x, float y, float reach, Visit visit) {
     const float pad = query_pad(x, y, reach);
     const std::int64_t x0 = g.column(x - reach - pad);
     const std::int64_t x1 = g.column(x + reach + pad);
     const std::int64_t y0 = g.row(y - reach - pad);
     const std::int64_t y1 = g.row(y + reach + pad);
     for (std::int64_t row = y0; row <= y1; ++row) {
-        // A row's cells x0..x1 are consecutive in the sorted order.
-        const auto first_cell = static_cast<std::size_t>(row * g.columns + x0);
-        const auto last_cell = static_cast<std::size_t>(row * g.columns + x1);
-        for (std::uint32_t s = cells.cell_start[first_cell]; s < cells.cell_start[last_cell + 1];
-             ++s) {
-            visit(s);
-        }
+        visit(static_cast<std::size_t>(row * g.columns + x0),
+              static_cast<std::size_t>(row * g.columns + x1));
     }
+}
+
+/// Calls visit(s) for every sorted entry s of the cells that the square of half-side
+/// reach around (x, y) meets, widened by query_pad: each circle whose centre can be within
+/// reach of (x, y) after float rounding. The grid must not be empty.
+template <class Visit>
+void for_each_entry_within(const circle_cells& cells, float x, float y, float reach, Visit visit) {
+    for_each_cell_run_within(cells.grid.shape, x, y, reach,
+                             [&](std::size_t first_cell, std::size_t last_cell) {
+                                 // A row's cells are consecutive in the sorted order.
+                                 for (std::uint32_t s = cells.cell_start[first_cell];
+                                      s < cells.cell_start[last_cell + 1]; ++s) {
+                                     visit(s);
+                                 }
+                             });
 }
 
 /// Calls near(j) for every circle j != v of `circles` with |c_j - c_v|^2 < (r_j + r_v)^2,
 /// computed as d = c_j - c_v, reach = r_j + r_v: the pair test of a brute force over all j,
 /// for the few cells within reach of v. `cells` must have been sorted from `circles`, and
-/// every circle changed since is to be in `moved` (flagged in is_moved): those, and the
-/// circles larger than the grid's r_small, are tested with their current values, one by one.
-/// As in pair_finder, a circle that is not pairable_circle is near nothing.
+/// every circle changed since is to be in `moved`: those are tested with their current
+/// values, found by cell where no larger than the grid's r_small; the circles larger than
+/// r_small one by one. As in pair_finder, a circle that is not pairable_circle is near
+/// nothing.
 template <class Near>
 void for_each_near(const circle_cells& cells, circles_cview circles, std::uint32_t v,
-                   const std::vector<std::uint32_t>& moved, const std::uint8_t* is_moved,
-                   Near near) {
+                   const moved_circles& moved, Near near) {
     const float xv = circles.x[v];
     const float yv = circles.y[v];
     const float rv = circles.radius[v];
@@ -87,24 +96,33 @@ void for_each_near(const circle_cells& cells, circles_cview circles, std::uint32
             near(j);
         }
     };
+    const auto test_now = [&](std::uint32_t j) {
+        if (j != v) {
+            test(j, circles.x[j], circles.y[j], circles.radius[j]);
+        }
+    };
     if (!cells.grid.empty) {
         const float r_small = cells.grid.r_small;
-        for_each_entry_within(cells, xv, yv, rv + r_small, [&](std::uint32_t s) {
-            const std::uint32_t j = cells.order[s];
-            if (cells.radius[s] <= r_small && j != v && is_moved[j] == 0) {
-                test(j, cells.x[s], cells.y[s], cells.radius[s]);
-            }
-        });
+        for_each_cell_run_within(cells.grid.shape, xv, yv, rv + r_small,
+                                 [&](std::size_t first_cell, std::size_t last_cell) {
+                                     for (std::uint32_t s = cells.cell_start[first_cell];
+                                          s < cells.cell_start[last_cell + 1]; ++s) {
+                                         const std::uint32_t j = cells.order[s];
+                                         if (cells.radius[s] <= r_small && j != v &&
+                                             !moved.contains(j)) {
+                                             test(j, cells.x[s], cells.y[s], cells.radius[s]);
+                                         }
+                                     }
+                                     moved.for_each_in_cells(first_cell, last_cell, test_now);
+                                 });
     }
     for (const std::uint32_t j : cells.large) {
-        if (j != v && is_moved[j] == 0) {
+        if (j != v && !moved.contains(j)) {
             test(j, circles.x[j], circles.y[j], circles.radius[j]);
         }
     }
-    for (const std::uint32_t j : moved) {
-        if (j != v && pairable_circle(circles.x[j], circles.y[j], circles.radius[j])) {
-            test(j, circles.x[j], circles.y[j], circles.radius[j]);
-        }
+    for (const std::uint32_t j : moved.one_by_one()) {
+        test_now(j);
     }
 }
 

@@ -438,33 +438,27 @@ void particle_world::relist_leavers(float dt) {
     };
 
     // Pairs: each leaver against every circle as listed, through the cells of the listed
-    // circles. They are sorted again when out of date after a full listing, or when testing
-    // those relisted since the sort one by one would cost more than a sort (about n). A pair
-    // of two leavers is taken from the smaller index.
+    // circles. They are sorted again when out of date after a full listing, or when more
+    // circles than a relisting takes (relist_at_most) have been listed again since the sort:
+    // those are kept apart (relisted_, found by the cells they are in now), and past that
+    // many the stale entries they leave in the sorted cells would cost more than a sort. A
+    // pair of two leavers is taken from the smaller index.
     const circles_cview listed(listed_x_.data(), listed_y_.data(), search_radius_.data(), n);
-    const std::size_t one_by_one = relisted_.size() + leavers_.size();
-    if (!cells_current_ || one_by_one * leavers_.size() > n) {
+    if (!cells_current_ || relisted_.size() + leavers_.size() > relist_at_most()) {
         listed_cells_.grid = detail::circle_grid_for(listed, 0.0F);
         detail::sort_into_cells(listed, listed_cells_);
-        relisted_.clear();
-        is_relisted_.assign(n, 0);
+        relisted_.clear(n);
         cells_current_ = true;
     } else {
-        for (const std::uint32_t v : leavers_) {
-            if (is_relisted_[v] == 0) {
-                is_relisted_[v] = 1;
-                relisted_.push_back(v);
-            }
-        }
+        relisted_.add(listed_cells_, listed, leavers_);
     }
     new_pairs_.clear();
     for (const std::uint32_t v : leavers_) {
-        detail::for_each_near(listed_cells_, listed, v, relisted_, is_relisted_.data(),
-                              [&](std::uint32_t u) {
-                                  if (is_leaver_[u] == 0 || v < u) {
-                                      new_pairs_.push_back({std::min(u, v), std::max(u, v)});
-                                  }
-                              });
+        detail::for_each_near(listed_cells_, listed, v, relisted_, [&](std::uint32_t u) {
+            if (is_leaver_[u] == 0 || v < u) {
+                new_pairs_.push_back({std::min(u, v), std::max(u, v)});
+            }
+        });
     }
     relist(pairs_, [&](circle_pair q) { return (is_leaver_[q.a] | is_leaver_[q.b]) != 0; });
 

@@ -292,9 +292,11 @@ TEST(pair_finder, a_sampled_median_never_leaves_half_the_circles_large) {
 }
 
 // The world's partial relisting: for_each_near (kernels/circle_grid.hpp) over cells sorted
-// from the circles, some of which then move (as relisted circles do), against every circle
+// from the circles, some of which then change in three rounds (as relisted circles do:
+// some in more than one round, some growing larger than the cells, one turning NaN, and
+// the first round small enough to leave a cell's worth of them), against every circle
 // tested one by one (those with a non-finite centre or a radius that is negative or not
-// finite near nothing, as in pair_finder).
+// finite near nothing, as in pair_finder), after each round.
 void expect_near_matches_brute_force(circle_set c, std::uint32_t seed) {
     const std::size_t n = c.size();
     detail::circle_cells cells;
@@ -302,31 +304,44 @@ void expect_near_matches_brute_force(circle_set c, std::uint32_t seed) {
     detail::sort_into_cells(c.view(), cells);
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> unit(0.0F, 1.0F);
-    std::vector<std::uint32_t> moved;
-    std::vector<std::uint8_t> is_moved(n, 0);
-    for (std::size_t i = 0; i < n; i += 7) { // every seventh circle moves after the sort
-        c.x[i] += 3.0F * (unit(rng) - 0.5F);
-        c.y[i] += 3.0F * (unit(rng) - 0.5F);
-        c.radius[i] *= i % 21 == 0 ? 4.0F : 1.0F; // some grow larger than the cells
-        moved.push_back(static_cast<std::uint32_t>(i));
-        is_moved[i] = 1;
-    }
-    for (std::uint32_t v = 0; v < n; ++v) {
-        std::vector<std::uint32_t> want;
-        for (std::uint32_t j = 0; j < n; ++j) {
-            const float dx = c.x[j] - c.x[v];
-            const float dy = c.y[j] - c.y[v];
-            const float reach = c.radius[j] + c.radius[v];
-            if (j != v && std::isfinite(dx) && std::isfinite(dy) && std::isfinite(reach) &&
-                c.radius[j] >= 0.0F && c.radius[v] >= 0.0F && dx * dx + dy * dy < reach * reach) {
-                want.push_back(j);
+    detail::moved_circles moved;
+    moved.clear(n);
+    std::vector<std::uint8_t> changed_ever(n, 0);
+    for (std::size_t round = 0; round < 3; ++round) {
+        std::vector<std::uint32_t> changed;
+        const std::size_t every = round == 0 ? 7 : 5; // rounds 1 and 2 change some again
+        for (std::size_t i = round; i < n; i += every) {
+            c.x[i] += 3.0F * (unit(rng) - 0.5F);
+            c.y[i] += 3.0F * (unit(rng) - 0.5F);
+            c.radius[i] *= i % 21 == 0 ? 4.0F : 1.0F; // some grow larger than the cells
+            if (round == 2 && i % 101 == 2) {
+                c.x[i] = std::numeric_limits<float>::quiet_NaN(); // now near nothing
             }
+            changed.push_back(static_cast<std::uint32_t>(i));
+            changed_ever[i] = 1;
         }
-        std::vector<std::uint32_t> got;
-        detail::for_each_near(cells, c.view(), v, moved, is_moved.data(),
-                              [&](std::uint32_t j) { got.push_back(j); });
-        std::sort(got.begin(), got.end());
-        ASSERT_EQ(got, want) << "circle " << v;
+        moved.add(cells, c.view(), changed);
+        ASSERT_EQ(moved.size(), static_cast<std::size_t>(
+                                    std::count(changed_ever.begin(), changed_ever.end(), 1)));
+        for (std::uint32_t v = 0; v < n; ++v) {
+            ASSERT_EQ(moved.contains(v), changed_ever[v] != 0) << "circle " << v;
+            std::vector<std::uint32_t> want;
+            for (std::uint32_t j = 0; j < n; ++j) {
+                const float dx = c.x[j] - c.x[v];
+                const float dy = c.y[j] - c.y[v];
+                const float reach = c.radius[j] + c.radius[v];
+                if (j != v && std::isfinite(dx) && std::isfinite(dy) && std::isfinite(reach) &&
+                    c.radius[j] >= 0.0F && c.radius[v] >= 0.0F &&
+                    dx * dx + dy * dy < reach * reach) {
+                    want.push_back(j);
+                }
+            }
+            std::vector<std::uint32_t> got;
+            detail::for_each_near(cells, c.view(), v, moved,
+                                  [&](std::uint32_t j) { got.push_back(j); });
+            std::sort(got.begin(), got.end());
+            ASSERT_EQ(got, want) << "circle " << v << ", round " << round;
+        }
     }
 }
 

@@ -366,15 +366,14 @@ private:
     bool boxes_changed_ = true;
     // Partial listing: the circles that would leave their margins (ascending), a flag per
     // circle for them, and the lists' new entries. The listed circles (listed centre,
-    // search radius) sorted into cells, and those listed again since that sort (relisted_,
-    // flagged in is_relisted_), whose cell entries are out of date; cells_current_ is false
-    // from each full listing until the next sort.
+    // search radius) sorted into cells, and those listed again since that sort (relisted_),
+    // whose cell entries are out of date; cells_current_ is false from each full listing
+    // until the next sort.
     std::vector<std::uint32_t> leavers_;
     std::vector<std::uint8_t> is_leaver_;
     std::vector<circle_pair> new_pairs_, merged_;
     detail::circle_cells listed_cells_;
-    std::vector<std::uint32_t> relisted_;
-    std::vector<std::uint8_t> is_relisted_;
+    detail::moved_circles relisted_;
     bool cells_current_ = false;
     listing_counts listings_;
 };
