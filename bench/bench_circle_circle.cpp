@@ -78,6 +78,45 @@ void separate_pairs(benchmark::State& state, const implementation* impl, std::si
     count_items(state, s.pile_pairs.size());
 }
 
+// The same pile and pair list separated the other way circle_circle.hpp's pair-list
+// separation names, in order over a colouring (pair_groups.hpp): one round, the kernel's
+// own pack of the circles and unpack of their positions included, as the public
+// separate_in_order runs it. The grouping is made once, outside the timed region: a
+// simulation groups a list once for all its rounds and steps while the list holds (the
+// world regroups only the chunks that changed); group_pairs_of_pile times it alone.
+// Items are pairs.
+void separate_in_order_pairs(benchmark::State& state, const implementation* impl, std::size_t n) {
+    circle_scene& s = circle_scene_for(n);
+    pair_grouper grouper;
+    const pair_groups& groups = grouper.group(s.pile_pairs, n);
+    aligned_floats scratch(8 * n);
+    for (auto _ : state) {
+        std::copy_n(s.pile_start_x.data(), n, s.pile_x.data());
+        std::copy_n(s.pile_start_y.data(), n, s.pile_y.data());
+        state.SetIterationTime(seconds_of([&] {
+            impl->world->separate_in_order(s.pile(), groups.pairs().data(), groups.ends().data(),
+                                           groups.ends().size(), separation_weighting::inverse_mass,
+                                           1, nullptr, nullptr, scratch.data());
+            benchmark::ClobberMemory();
+        }));
+    }
+    state.counters["groups"] = static_cast<double>(groups.ends().size());
+    count_items(state, s.pile_pairs.size());
+}
+
+// Grouping the pile's pair list for separate_in_order_pairs, from scratch each time (a new
+// grouper, so no chunk is copied from a last call). One implementation: grouping depends on
+// the list alone. Items are pairs.
+void group_pairs_of_pile(benchmark::State& state, std::size_t n) {
+    circle_scene& s = circle_scene_for(n);
+    for (auto _ : state) {
+        pair_grouper grouper;
+        benchmark::DoNotOptimize(grouper.group(s.pile_pairs, n).ends().data());
+        benchmark::ClobberMemory();
+    }
+    count_items(state, s.pile_pairs.size());
+}
+
 // The share of the contacts that responded (approached), from the last iteration.
 void count_responded(benchmark::State& state, std::size_t responded, std::size_t n) {
     state.counters["responded_fraction"] =
@@ -132,6 +171,7 @@ bool register_all() {
         {"circle_circle/contact", contact, false},
         {"circle_circle/separate", separate, true},
         {"circle_circle/separate_pairs", separate_pairs, true},
+        {"circle_circle/separate_in_order", separate_in_order_pairs, true},
         {"response/circle_aabb", respond_circle_aabb, true},
         {"response/circle_circle", respond_circle_circle, true},
     };
@@ -139,6 +179,9 @@ bool register_all() {
     static const std::vector<implementation> impls = implementations();
     for (const entry& e : all) {
         for (const implementation& impl : impls) {
+            if (e.run == separate_in_order_pairs && impl.world == nullptr) {
+                continue; // autovec: no world kernels
+            }
             for (std::size_t n : sizes) {
                 const std::string name =
                     std::string(e.name) + "/" + impl.name + "/" + std::to_string(n);
@@ -148,6 +191,10 @@ bool register_all() {
                 }
             }
         }
+    }
+    for (std::size_t n : sizes) {
+        const std::string name = "circle_circle/group_pairs/dispatch/" + std::to_string(n);
+        benchmark::RegisterBenchmark(name.c_str(), group_pairs_of_pile, n);
     }
     return true;
 }

@@ -44,7 +44,8 @@ pair_scene& scene_for(std::size_t n) {
 std::vector<implementation> implementations() {
     std::vector<implementation> out;
     const auto from_table = [](std::string name, const detail::kernel_table& t) {
-        return implementation{std::move(name), &t.circle_aabb, &t.circle_circle, &t.response};
+        return implementation{std::move(name), &t.circle_aabb, &t.circle_circle, &t.response,
+                              &t.world};
     };
     for (isa which : compiled_isas()) {
         if (isa_supported(which)) {
@@ -52,8 +53,8 @@ std::vector<implementation> implementations() {
         }
     }
     out.push_back(from_table("dispatch", detail::active_table()));
-    out.push_back(
-        {"autovec", &autovec_circle_aabb(), &autovec_circle_circle(), &autovec_response()});
+    out.push_back({"autovec", &autovec_circle_aabb(), &autovec_circle_circle(), &autovec_response(),
+                   nullptr});
     return out;
 }
 

@@ -36,6 +36,8 @@ struct implementation {
     const detail::circle_aabb_kernels_table* circle_aabb;
     const detail::circle_circle_kernels_table* circle_circle;
     const detail::response_kernels_table* response;
+    /// The world's kernels (separation in order); null for autovec, which has none.
+    const detail::world_kernels_table* world;
 };
 
 /// reference, every ISA this CPU runs, dispatch (the active table) and autovec.
