@@ -73,10 +73,10 @@ struct circle_cells {
 ///
 /// Why: each circle listed again used to test every changed circle one by one, and the
 /// world sorted every circle into cells again as soon as that cost more. On the settled
-/// 1 000 000-circle benchmark pile some 400 to 1 000 circles leave their margins each
-/// step, and that sort ran on about half the steps. Kept here instead, the step took
-/// 162-164 ms against 171-174 (Intel Xeon, alternating runs, medians of 3); at 10 000
-/// circles, where a step relists some 8 circles, no change.
+/// 1 000 000-circle benchmark pile hundreds to thousands of circles leave their
+/// margins each step (a mean of 985 over a run's first 30), and that sort ran on about half the
+/// steps. Kept here instead, the step took 162-164 ms against 171-174 (Intel Xeon, alternating
+/// runs, medians of 3); at 10 000 circles, where a step relists some 8 circles, no change.
 class moved_circles {
 public:
     /// None changed, for `count` circles.
