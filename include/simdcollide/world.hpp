@@ -365,13 +365,14 @@ private:
     std::vector<float> listed_x_, listed_y_, listed_radius_, listed_inverse_mass_, listed_margin_;
     bool boxes_changed_ = true;
     // Partial listing: the circles that would leave their margins (ascending), a flag per
-    // circle for them, and the lists' new entries. The listed circles (listed centre,
+    // circle for them, the lists' new entries, and a scratch list for each list to be
+    // merged into (holding its last version). The listed circles (listed centre,
     // search radius) sorted into cells, and those listed again since that sort (relisted_),
     // whose cell entries are out of date; cells_current_ is false from each full listing
     // until the next sort.
     std::vector<std::uint32_t> leavers_;
     std::vector<std::uint8_t> is_leaver_;
-    std::vector<circle_pair> new_pairs_, merged_;
+    std::vector<circle_pair> new_pairs_, merged_pairs_, merged_box_contacts_;
     detail::circle_cells listed_cells_;
     detail::moved_circles relisted_;
     bool cells_current_ = false;
