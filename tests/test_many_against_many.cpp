@@ -293,10 +293,9 @@ TEST(pair_finder, a_sampled_median_never_leaves_half_the_circles_large) {
 
 // The world's partial relisting: for_each_near (kernels/circle_grid.hpp) over cells sorted
 // from the circles, some of which then change in three rounds (as relisted circles do:
-// some in more than one round, some growing larger than the cells, one turning NaN, and
-// the first round small enough to leave a cell's worth of them), against every circle
-// tested one by one (those with a non-finite centre or a radius that is negative or not
-// finite near nothing, as in pair_finder), after each round.
+// some in more than one round, some growing larger than the cells, some turning NaN),
+// against every circle tested one by one (those with a non-finite centre or a radius that is
+// negative or not finite near nothing, as in pair_finder), after each round.
 void expect_near_matches_brute_force(circle_set c, std::uint32_t seed) {
     const std::size_t n = c.size();
     detail::circle_cells cells;
