@@ -10,10 +10,11 @@ namespace {
 // Up to this many circles the median radius is exact; above, it is the median of at most
 // this many: every (n / median_sample, rounded up)-th radius. Copying and selecting among
 // all of a million radii was most of this function's 3% of a step of the world's
-// 1 000 000-circle pile in a profile (each partial relisting there sorts the listed
-// circles into a grid again). Among all 10 000 radii of the 10 000-circle pile it was
-// still 1.2% of a step; with 4 096 (every third radius there), the step took 0.7% less
-// (CHANGELOG).
+// 1 000 000-circle pile in a profile (partial relistings there then sorted the listed
+// circles into a grid again on about half the steps; since moved_circles, only the first
+// after each full listing does, or one past relist_at_most circles listed again). Among all 10 000
+// radii of the 10 000-circle pile it was still 1.2% of a step; with 4 096 (every third radius
+// there), the step took 0.7% less (CHANGELOG).
 constexpr std::size_t median_sample = std::size_t{1} << 12;
 
 // The median of radius[0], radius[step], radius[2 step], ... (all of them for step 1).
