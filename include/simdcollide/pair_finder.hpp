@@ -79,7 +79,8 @@ struct circle_cells {
 /// runs, medians of 3); at 10 000 circles, where a step relists some 8 circles, no change.
 class moved_circles {
 public:
-    /// None changed, for `count` circles.
+    /// None changed, for `count` circles. Call it before anything else, and again whenever
+    /// the circles are sorted into cells again.
     void clear(std::size_t count);
     /// `changed` (each below the count given to clear, none twice) now have the values
     /// `circles` holds, `cells` being sorted from an earlier state of `circles`: they are
