@@ -67,6 +67,9 @@ double mean_speed2(particle_world& world) {
     return p.count == 0 ? 0.0 : sum / static_cast<double>(p.count);
 }
 
+// The scene's time step (one benchmark iteration of world/step is one step of it).
+constexpr float scene_dt = 1.0F / 60.0F;
+
 // The scene's container is 1.2 sqrt(n) wide; its circles start in `columns` columns and
 // `rows` rows above it.
 float scene_width(std::size_t n) {
@@ -105,8 +108,7 @@ world_options scene_options() {
 // parameters): the phase benchmarks time phase 3's recording and phase 6 as a step runs
 // them, shock propagation included.
 detail::touch_parameters touch_parameters_of(const particle_world& world) {
-    const float dt = 1.0F / 60.0F;
-    return world.touch_parameters_for(dt / static_cast<float>(world.options().substeps));
+    return world.touch_parameters_for(scene_dt / static_cast<float>(world.options().substeps));
 }
 
 // The scene before it settles: its boxes, and its circles at rest above the floor.
@@ -244,7 +246,7 @@ void settle(particle_world& world, long at_least, long at_most, const std::strin
     constexpr long checkpoint_steps = 600;
     long s = 0;
     for (; s < at_most && (s < at_least || mean_speed2(world) >= 0.01); ++s) {
-        world.step(1.0F / 60.0F);
+        world.step(scene_dt);
         if (!path.empty() && (s + 1) % checkpoint_steps == 0) {
             save_scene(world, path);
             std::fprintf(stderr, "%s: %ld steps settled this run, mean squared speed %.4g\n",
@@ -305,7 +307,7 @@ void step(benchmark::State& state, bool reference, std::size_t n) {
     const particle_world::listing_counts before = world.listings();
     const auto start = std::chrono::steady_clock::now();
     for (auto _ : state) {
-        world.step(1.0F / 60.0F);
+        world.step(scene_dt);
     }
     const std::chrono::duration<double, std::nano> elapsed =
         std::chrono::steady_clock::now() - start;

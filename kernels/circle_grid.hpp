@@ -57,6 +57,16 @@ void for_each_cell_run_within(const grid_shape& g, float x, float y, float reach
     }
 }
 
+/// Calls visit(s) for every sorted entry s of cells first_cell to last_cell (consecutive in
+/// the sorted order).
+template <class Visit>
+void for_each_entry_in(const circle_cells& cells, std::size_t first_cell, std::size_t last_cell,
+                       Visit visit) {
+    for (std::uint32_t s = cells.cell_start[first_cell]; s < cells.cell_start[last_cell + 1]; ++s) {
+        visit(s);
+    }
+}
+
 /// Calls visit(s) for every sorted entry s of the cells that the square of half-side
 /// reach around (x, y) meets, widened by query_pad: each circle whose centre can be within
 /// reach of (x, y) after float rounding. The grid must not be empty.
@@ -64,11 +74,7 @@ template <class Visit>
 void for_each_entry_within(const circle_cells& cells, float x, float y, float reach, Visit visit) {
     for_each_cell_run_within(cells.grid.shape, x, y, reach,
                              [&](std::size_t first_cell, std::size_t last_cell) {
-                                 // A row's cells are consecutive in the sorted order.
-                                 for (std::uint32_t s = cells.cell_start[first_cell];
-                                      s < cells.cell_start[last_cell + 1]; ++s) {
-                                     visit(s);
-                                 }
+                                 for_each_entry_in(cells, first_cell, last_cell, visit);
                              });
 }
 
@@ -103,18 +109,17 @@ void for_each_near(const circle_cells& cells, circles_cview circles, std::uint32
     };
     if (!cells.grid.empty) {
         const float r_small = cells.grid.r_small;
-        for_each_cell_run_within(cells.grid.shape, xv, yv, rv + r_small,
-                                 [&](std::size_t first_cell, std::size_t last_cell) {
-                                     for (std::uint32_t s = cells.cell_start[first_cell];
-                                          s < cells.cell_start[last_cell + 1]; ++s) {
-                                         const std::uint32_t j = cells.order[s];
-                                         if (cells.radius[s] <= r_small && j != v &&
-                                             !moved.contains(j)) {
-                                             test(j, cells.x[s], cells.y[s], cells.radius[s]);
-                                         }
-                                     }
-                                     moved.for_each_in_cells(first_cell, last_cell, test_now);
-                                 });
+        for_each_cell_run_within(
+            cells.grid.shape, xv, yv, rv + r_small,
+            [&](std::size_t first_cell, std::size_t last_cell) {
+                for_each_entry_in(cells, first_cell, last_cell, [&](std::uint32_t s) {
+                    const std::uint32_t j = cells.order[s];
+                    if (cells.radius[s] <= r_small && j != v && !moved.contains(j)) {
+                        test(j, cells.x[s], cells.y[s], cells.radius[s]);
+                    }
+                });
+                moved.for_each_in_cells(first_cell, last_cell, test_now);
+            });
     }
     for (const std::uint32_t j : cells.large) {
         if (j != v && !moved.contains(j)) {
