@@ -21,9 +21,9 @@ const pair_groups& pair_grouper::group(std::span<const circle_pair> list,
         throw std::invalid_argument("simdcollide::pair_grouper::group: " +
                                     std::to_string(list.size()) + " pairs, at most 2^32 - 1");
     }
-    if (state_.size() != circle_count) {
+    if (state_.size() != circle_count || !state_clear_) {
         state_.assign(circle_count, 0);
-        colouring_ = 0;
+        state_clear_ = true;
     }
     // The last result's chunks can be copied only if they name the same circles.
     const bool reusable = groups_.circle_count_ == circle_count;
@@ -66,8 +66,8 @@ const pair_groups& pair_grouper::group(std::span<const circle_pair> list,
         } else {
             // Checked here, not in a pass of its own over the list: a chunk the same as last
             // time was checked then, against the same circle count. A throw leaves groups_,
-            // last_list_ and last_chunks_ as they were (state_ keeps no finished colouring
-            // current, and next_ and chunks_ are made again by the next call).
+            // last_list_ and last_chunks_ as they were (state_ is all zeros between chunks,
+            // and next_ and chunks_ are made again by the next call).
             detail::require_pair_list("pair_grouper::group", circle_count,
                                       list.subspan(begin, end - begin), begin);
             colour_chunk(list.subspan(begin, end - begin), begin);
@@ -82,57 +82,54 @@ const pair_groups& pair_grouper::group(std::span<const circle_pair> list,
 }
 
 // Colours one chunk greedily in list order into next_, from pair `at` of the result on.
+// state_ holds each circle's colours in the colouring under way, and is all zeros between
+// chunks: a chunk's colouring clears the entries of its circles when it closes (a pass over
+// its pairs that costs less than telling old entries from current ones on every pair did:
+// with a colouring number in each entry, grouping took 178 us on the 10 000-circle pile's
+// pairs, without it 113 us). The lowest free colour is taken as a bit, ~taken & (taken + 1),
+// and its index worked out off that chain.
 void pair_grouper::colour_chunk(std::span<const circle_pair> chunk, std::size_t at) {
     colour_.resize(chunk.size());
     // Raw pointers, held in registers: a store through the uint8_t colours could alias the
     // vectors' own pointers for all the compiler knows, and it would load them again.
-    std::uint64_t* const state = state_.data();
+    std::uint32_t* const colours = state_.data();
     std::uint8_t* const colour_of = colour_.data();
-    std::uint32_t colouring = colouring_;
-    // A circle's state: the colouring it was last part of (high half) and its colours there
-    // (low half, as bits); only the current colouring's count.
-    const auto colours = [&](std::uint64_t of) {
-        return of >> 32 == colouring ? static_cast<std::uint32_t>(of) : 0;
-    };
-    const auto state_of = [&](std::uint32_t colours_now) {
-        return std::uint64_t{colouring} << 32 | colours_now;
-    };
-    const auto begin_colouring = [&] {
-        if (++colouring == 0) { // wrapped: no circle's state may look current
-            std::fill(state_.begin(), state_.end(), 0);
-            colouring = 1;
+    const auto forget = [&](std::size_t from, std::size_t to) {
+        for (std::size_t k = from; k < to; ++k) {
+            colours[chunk[k].a] = 0;
+            colours[chunk[k].b] = 0;
         }
     };
-    begin_colouring();
+    state_clear_ = false;  // until the colouring closes (close_colours allocates, and may throw)
     std::size_t first = 0; // where this colouring began
     // A list sorted by first circle repeats it: its colours stay in a register while it
     // does (written back when it changes), so only the second circle's go through memory.
     std::uint32_t held = chunk[0].a;
-    std::uint32_t held_colours = colours(state[held]);
+    std::uint32_t held_colours = 0;
     for (std::size_t k = 0; k < chunk.size(); ++k) {
         const circle_pair q = chunk[k];
         if (q.a != held) {
-            state[held] = state_of(held_colours);
+            colours[held] = held_colours;
             held = q.a;
-            held_colours = colours(state[held]);
+            held_colours = colours[held];
         }
-        std::uint32_t b_colours = colours(state[q.b]);
+        std::uint32_t b_colours = colours[q.b];
         if ((held_colours | b_colours) == ~std::uint32_t{0}) [[unlikely]] { // all taken
             close_colours(chunk.subspan(first, k - first), colour_of + first, at + first);
-            begin_colouring();
+            forget(first, k);
             first = k;
             held_colours = 0;
             b_colours = 0;
         }
-        const auto colour = static_cast<unsigned>(std::countr_one(held_colours | b_colours));
-        const std::uint32_t bit = std::uint32_t{1} << colour;
+        const std::uint32_t taken = held_colours | b_colours;
+        const std::uint32_t bit = ~taken & (taken + 1);
         held_colours |= bit;
-        state[q.b] = state_of(b_colours | bit);
-        colour_of[k] = static_cast<std::uint8_t>(colour);
+        colours[q.b] = b_colours | bit;
+        colour_of[k] = static_cast<std::uint8_t>(std::countr_zero(bit));
     }
-    state[held] = state_of(held_colours);
     close_colours(chunk.subspan(first), colour_of + first, at + first);
-    colouring_ = colouring;
+    forget(first, chunk.size());
+    state_clear_ = true;
 }
 
 // A colouring's pairs into next_ from pair `at` on, by colour (a counting sort, stable), a

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -132,6 +133,12 @@ TEST(pair_groups, hold_for_random_lists_and_a_circle_in_every_pair) {
     }
 }
 
+/// A grouping as plain vectors, for the definition's own result below.
+struct pair_groups_model {
+    std::vector<circle_pair> pairs;
+    std::vector<std::uint32_t> ends;
+};
+
 void expect_same_groups(const pair_groups& got, const pair_groups& want) {
     ASSERT_EQ(got.pairs().size(), want.pairs().size());
     for (std::size_t k = 0; k < want.pairs().size(); ++k) {
@@ -183,6 +190,94 @@ TEST(pair_groups, depend_on_the_list_alone) {
     const pair_groups& got = used.group(head, 200);
     EXPECT_EQ(got.circle_count(), 200U);
     expect_same_groups(got, fresh.group(head, 200));
+}
+
+// pair_groups.hpp's definition, written out as plainly as it reads: chunks are runs of
+// pairs whose first circles share a block; each chunk coloured greedily in list order, a
+// pair taking the lowest colour neither circle has yet in the colouring (a fresh colouring
+// once all colours_per_chunk are taken); each colouring's groups by ascending colour, pairs
+// in list order. The grouping defines the order of separation, so the bits of every world
+// step: this pins it.
+pair_groups_model groups_by_definition(std::span<const circle_pair> list) {
+    pair_groups_model out;
+    std::size_t begin = 0;
+    while (begin < list.size()) {
+        const std::size_t block = list[begin].a / circles_per_chunk;
+        std::size_t end = begin;
+        while (end < list.size() && list[end].a / circles_per_chunk == block) {
+            ++end;
+        }
+        std::size_t first = begin;
+        while (first < end) { // one colouring
+            std::map<std::uint32_t, std::set<std::size_t>> colours_of;
+            std::vector<std::vector<circle_pair>> by_colour(colours_per_chunk);
+            std::size_t k = first;
+            for (; k < end; ++k) {
+                const circle_pair q = list[k];
+                std::size_t colour = 0;
+                while (colour < colours_per_chunk &&
+                       (colours_of[q.a].count(colour) != 0 || colours_of[q.b].count(colour) != 0)) {
+                    ++colour;
+                }
+                if (colour == colours_per_chunk) {
+                    break;
+                }
+                colours_of[q.a].insert(colour);
+                colours_of[q.b].insert(colour);
+                by_colour[colour].push_back(q);
+            }
+            for (const std::vector<circle_pair>& group : by_colour) {
+                if (!group.empty()) {
+                    out.pairs.insert(out.pairs.end(), group.begin(), group.end());
+                    out.ends.push_back(static_cast<std::uint32_t>(out.pairs.size()));
+                }
+            }
+            first = k;
+        }
+        begin = end;
+    }
+    return out;
+}
+
+void expect_groups_by_definition(std::span<const circle_pair> list, const pair_groups& got) {
+    const pair_groups_model want = groups_by_definition(list);
+    ASSERT_EQ(got.pairs().size(), want.pairs.size());
+    for (std::size_t k = 0; k < want.pairs.size(); ++k) {
+        ASSERT_EQ(got.pairs()[k].a, want.pairs[k].a) << k;
+        ASSERT_EQ(got.pairs()[k].b, want.pairs[k].b) << k;
+    }
+    EXPECT_TRUE(
+        std::equal(got.ends().begin(), got.ends().end(), want.ends.begin(), want.ends.end()));
+}
+
+// The grouper's result is the definition's, on a packed pile's list (several chunks), on
+// random lists in random order where chunks run out of colours (some circles in more than
+// colours_per_chunk pairs, some pairs repeated, first circles above second ones), and one
+// grouper called on each in turn, so that what a call leaves behind is tested too.
+TEST(pair_groups, are_the_greedy_colouring_the_header_defines) {
+    pair_grouper used;
+    const packed_pile p(5000, 4, 0);
+    expect_groups_by_definition(p.pairs, used.group(p.pairs, 5000));
+    std::mt19937 rng(11);
+    for (const std::size_t n : {std::size_t{3000}, std::size_t{6}, std::size_t{60}}) {
+        SCOPED_TRACE(n);
+        std::uniform_int_distribution<std::uint32_t> pick(0, static_cast<std::uint32_t>(n) - 1);
+        std::vector<circle_pair> list;
+        for (int k = 0; k < 4000; ++k) {
+            const std::uint32_t a = pick(rng);
+            const std::uint32_t b = k % 5 == 0 ? a / 2 : pick(rng); // a's half: a hub
+            if (a != b) {
+                list.push_back({a, b});
+            }
+        }
+        // Runs of one first circle, as a sorted list has, in a list that is not sorted.
+        std::sort(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(list.size() / 2),
+                  [](circle_pair l, circle_pair r) { return l.a < r.a; });
+        expect_groups_by_definition(list, used.group(list, n));
+        pair_grouper fresh;
+        expect_groups_by_definition(list, fresh.group(list, n));
+    }
+    expect_groups_by_definition(p.pairs, used.group(p.pairs, 5000));
 }
 
 TEST(pair_groups, refuse_bad_lists_and_keep_the_last_groups) {

@@ -62,7 +62,7 @@ private:
 };
 
 /// Makes pair_groups (see the top of this file) and keeps the last ones, to copy from them
-/// the chunks that did not change. Scratch: 8 bytes a circle, and three arrays as long as
+/// the chunks that did not change. Scratch: 4 bytes a circle, and three arrays as long as
 /// the list.
 class pair_grouper {
 public:
@@ -90,8 +90,8 @@ private:
     pair_groups groups_, next_;          // the last result; the one being made
     std::vector<circle_pair> last_list_; // the last call's list
     std::vector<chunk_record> last_chunks_, chunks_;
-    std::vector<std::uint64_t> state_; // per circle: last colouring (high half), colours there
-    std::uint32_t colouring_ = 0;      // this colouring's number, never 0
+    std::vector<std::uint32_t> state_; // per circle: its colours in the colouring under way
+    bool state_clear_ = true;          // state_ all zeros (false while a chunk is coloured)
     std::vector<std::uint8_t> colour_; // per pair of the chunk being coloured
 };
 
