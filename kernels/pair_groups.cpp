@@ -17,6 +17,21 @@ namespace simdcollide {
 
 const pair_groups& pair_grouper::group(std::span<const circle_pair> list,
                                        std::size_t circle_count) {
+    return group_chunks(list, circle_count, nullptr, 0);
+}
+
+const pair_groups& pair_grouper::regroup(std::span<const circle_pair> list,
+                                         std::size_t circle_count,
+                                         std::span<const std::uint8_t> changed) {
+    return group_chunks(list, circle_count, changed.data(), changed.size());
+}
+
+// The chunks of `list` in order: each either the same as one of the last call's (told so by
+// `changed`, or found so by comparing with last_list_) and copied from its result, or
+// coloured (colour_chunk).
+const pair_groups& pair_grouper::group_chunks(std::span<const circle_pair> list,
+                                              std::size_t circle_count, const std::uint8_t* changed,
+                                              std::size_t blocks) {
     if (list.size() > std::numeric_limits<std::uint32_t>::max()) {
         throw std::invalid_argument("simdcollide::pair_grouper::group: " +
                                     std::to_string(list.size()) + " pairs, at most 2^32 - 1");
@@ -25,8 +40,10 @@ const pair_groups& pair_grouper::group(std::span<const circle_pair> list,
         state_.assign(circle_count, 0);
         state_clear_ = true;
     }
-    // The last result's chunks can be copied only if they name the same circles.
-    const bool reusable = groups_.circle_count_ == circle_count;
+    // The last result's chunks can be copied only if they name the same circles, and, unless
+    // the caller says which are the same, only if the last list was kept to compare with.
+    const bool told = changed != nullptr;
+    const bool reusable = groups_.circle_count_ == circle_count && (told || last_list_kept_);
     next_.pairs_.resize(list.size());
     next_.ends_.clear();
     next_.circle_count_ = circle_count;
@@ -34,10 +51,6 @@ const pair_groups& pair_grouper::group(std::span<const circle_pair> list,
     std::size_t last = 0; // the first of the last call's chunks not yet passed
     for (std::size_t begin = 0; begin < list.size();) {
         const std::size_t block = list[begin].a / circles_per_chunk;
-        std::size_t end = begin + 1;
-        while (end < list.size() && list[end].a / circles_per_chunk == block) {
-            ++end;
-        }
         const std::size_t ends_begin = next_.ends_.size();
         // In a list sorted by first circle, blocks ascend: the last call's chunk for this
         // block is found by walking forward. (Otherwise a chunk may go unmatched and is
@@ -45,15 +58,28 @@ const pair_groups& pair_grouper::group(std::span<const circle_pair> list,
         while (last < last_chunks_.size() && last_chunks_[last].block < block) {
             ++last;
         }
+        const chunk_record* const was =
+            reusable && last < last_chunks_.size() && last_chunks_[last].block == block
+                ? &last_chunks_[last]
+                : nullptr;
         const chunk_record* same = nullptr;
-        if (reusable && last < last_chunks_.size() && last_chunks_[last].block == block) {
-            const chunk_record& was = last_chunks_[last];
-            if (was.list_end - was.list_begin == end - begin &&
-                std::memcmp(list.data() + begin, last_list_.data() + was.list_begin,
-                            (end - begin) * sizeof(circle_pair)) == 0) {
-                same = &was;
-                ++last;
+        std::size_t end = begin + 1;
+        if (told && was != nullptr && block < blocks && changed[block] == 0 &&
+            was->list_end - was->list_begin <= list.size() - begin) {
+            same = was; // the caller says so: its length is the last call's
+            end = begin + (was->list_end - was->list_begin);
+        } else {
+            while (end < list.size() && list[end].a / circles_per_chunk == block) {
+                ++end;
             }
+            if (!told && was != nullptr && was->list_end - was->list_begin == end - begin &&
+                std::memcmp(list.data() + begin, last_list_.data() + was->list_begin,
+                            (end - begin) * sizeof(circle_pair)) == 0) {
+                same = was;
+            }
+        }
+        if (was != nullptr) {
+            ++last;
         }
         if (same != nullptr) { // the same pairs: the same groups, moved to where they now lie
             std::copy(groups_.pairs_.begin() + static_cast<std::ptrdiff_t>(same->list_begin),
@@ -75,7 +101,12 @@ const pair_groups& pair_grouper::group(std::span<const circle_pair> list,
         chunks_.push_back({block, begin, end, ends_begin, next_.ends_.size()});
         begin = end;
     }
-    last_list_.assign(list.begin(), list.end());
+    if (told) {
+        last_list_kept_ = false;
+    } else {
+        last_list_.assign(list.begin(), list.end());
+        last_list_kept_ = true;
+    }
     std::swap(groups_, next_);
     std::swap(last_chunks_, chunks_);
     return groups_;

@@ -194,7 +194,9 @@ void particle_world::step(float dt) {
         ++listings_.full;
         break;
     }
-    if (listed != listing::kept) {
+    if (listed == listing::some) {
+        grouper_.regroup(pairs_, size(), changed_blocks_);
+    } else if (listed == listing::all) {
         grouper_.group(pairs_, size());
     }
     const float h = dt / static_cast<float>(options_.substeps);
@@ -415,7 +417,11 @@ void particle_world::relist_leavers(float dt) {
     const auto before = [&](circle_pair l, circle_pair r) { return key(l) < key(r); };
     // The list without the entries `gone` says are old, and with new_pairs_ merged in, in
     // one pass: every kept entry is written (the end advances past it only if kept), each
-    // new entry before the first kept one it precedes. What std::erase_if and then
+    // new entry before the first kept one it precedes, and a new entry equal to a gone one
+    // in its place. on_change is called for the entries that went and the new ones that
+    // were not there before: a relisted circle often keeps the same partners, and its
+    // entries then change nothing (the grouper, told which chunks changed, colours only
+    // those). What std::erase_if and then
     // std::merge gave, in one pass over the list instead of three: the two took about 3% of
     // a step of the 10 000-circle pile in a sampling profile (most steps relist some
     // circles). No new entry equals a kept one (each new one has a leaver in it). Each list
@@ -425,7 +431,7 @@ void particle_world::relist_leavers(float dt) {
     // that relisted: a fifth of relisting's time in a sampling profile, though the step's
     // time did not change measurably without it).
     const auto relist = [&](std::vector<circle_pair>& list, std::vector<circle_pair>& merged,
-                            auto gone) {
+                            auto gone, auto on_change) {
         std::sort(new_pairs_.begin(), new_pairs_.end(), before);
         merged.resize(list.size() + new_pairs_.size());
         circle_pair* out = merged.data();
@@ -433,12 +439,23 @@ void particle_world::relist_leavers(float dt) {
         const circle_pair* const last = next + new_pairs_.size();
         for (const circle_pair q : list) {
             while (next != last && before(*next, q)) {
+                on_change(*next);
                 *out++ = *next++;
             }
             *out = q;
-            out += gone(q) ? 0 : 1;
+            if (!gone(q)) {
+                ++out;
+            } else if (next != last && key(*next) == key(q)) { // listed again as it was
+                ++out;
+                ++next;
+            } else {
+                on_change(q);
+            }
         }
-        out = std::copy(next, last, out);
+        for (; next != last; ++next) {
+            on_change(*next);
+            *out++ = *next;
+        }
         merged.resize(static_cast<std::size_t>(out - merged.data()));
         list.swap(merged);
     };
@@ -466,16 +483,22 @@ void particle_world::relist_leavers(float dt) {
             }
         });
     }
-    relist(pairs_, merged_pairs_,
-           [&](circle_pair q) { return (is_leaver_[q.a] | is_leaver_[q.b]) != 0; });
+    // The blocks of first circles whose pairs changed, for the grouper (pair_grouper::regroup):
+    // those of the pairs gone and of the pairs new, not of those listed again as they were.
+    changed_blocks_.assign(n / circles_per_chunk + 1, 0);
+    relist(
+        pairs_, merged_pairs_,
+        [&](circle_pair q) { return (is_leaver_[q.a] | is_leaver_[q.b]) != 0; },
+        [&](circle_pair q) { changed_blocks_[q.a / circles_per_chunk] = 1; });
 
     // Boxes: the leavers' entries made again.
     new_pairs_.clear();
     for (const std::uint32_t v : leavers_) {
         append_box_contacts(v, new_pairs_);
     }
-    relist(box_contacts_, merged_box_contacts_,
-           [&](circle_pair q) { return is_leaver_[q.a] != 0; });
+    relist(
+        box_contacts_, merged_box_contacts_, [&](circle_pair q) { return is_leaver_[q.a] != 0; },
+        [](circle_pair) {});
 }
 
 // The touches' parameters for a substep of h (phase 2 for the boxes, phase 3's record for

@@ -672,11 +672,8 @@ TEST(particle_world, kept_lists_miss_no_contact) {
         world_options options;
         options.pair_margin = margin;
         particle_world world(options);
-        aabb_set container; // no obstacles: a circle born inside a box is pushed far at once
-        container.push_back(aabb::from_min_max(-1, -1, 21, 0));
-        container.push_back(aabb::from_min_max(-1, 0, 0, 40));
-        container.push_back(aabb::from_min_max(20, 0, 21, 40));
-        world.set_boxes(container.view());
+        // No obstacles: a circle born inside a box is pushed far at once.
+        world.set_boxes(open_container(20, 40).view());
         std::mt19937 rng(5);
         std::uniform_real_distribution<float> unit(0.0F, 1.0F);
         for (std::size_t i = 0; i < 200; ++i) {
@@ -769,11 +766,7 @@ TEST(particle_world_soak, a_deep_drop_lands_and_comes_to_rest) {
     particle_world world({.shock_propagation = 0.5F});
     const int width = 10;
     const int rows = 200;
-    aabb_set walls;
-    walls.push_back(aabb::from_min_max(-1, -1, width + 1, 0));
-    walls.push_back(aabb::from_min_max(-1, 0, 0, 2 * rows + 10));
-    walls.push_back(aabb::from_min_max(width, 0, width + 1, 2 * rows + 10));
-    world.set_boxes(walls.view());
+    world.set_boxes(open_container(width, 2 * rows + 10).view());
     std::mt19937 rng(1);
     std::uniform_real_distribution<float> unit(0.0F, 1.0F);
     for (int i = 0; i < width * rows; ++i) {

@@ -280,6 +280,37 @@ TEST(pair_groups, are_the_greedy_colouring_the_header_defines) {
     expect_groups_by_definition(p.pairs, used.group(p.pairs, 5000));
 }
 
+// The particle world regroups only the chunks its partial relistings change (it tells its
+// grouper which, pair_grouper::regroup): after every step of a falling pile of five chunks'
+// worth of circles, some steps listing everything and most only the circles that leave
+// their margins, its groups are what a fresh grouper makes of its list.
+TEST(pair_groups, of_a_world_are_its_list_grouped_afresh) {
+    world_options options;
+    options.gravity_y = 0.0F;    // circles drifting and colliding, each within its margin
+    options.pair_margin = 0.02F; // until a collision turns it: a few on most steps
+    particle_world world(options);
+    world.set_boxes(open_container(60, 200).view());
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    const std::size_t n = 5 * circles_per_chunk;
+    for (std::size_t i = 0; i < n; ++i) {
+        world.add_circle({0.5F + static_cast<float>(i % 60), 0.5F + static_cast<float>(i / 60),
+                          0.3F + 0.2F * unit(rng)},
+                         0.5F + unit(rng), 2.0F * unit(rng) - 1.0F, 2.0F * unit(rng) - 1.0F);
+    }
+    for (int s = 0; s < 120; ++s) {
+        SCOPED_TRACE(s);
+        world.step(1.0F / 60.0F);
+        pair_grouper fresh;
+        const pair_groups& want = fresh.group(world.pairs_in_slots(), n);
+        ASSERT_EQ(world.groups_in_slots().circle_count(), n);
+        expect_same_groups(world.groups_in_slots(), want);
+    }
+    EXPECT_GT(world.listings().partial, 40U); // the regrouping was tested, on most steps
+    EXPECT_GT(world.listings().full, 1U);
+    EXPECT_GT(world.last_pair_count(), n / 2); // listed near one another
+}
+
 TEST(pair_groups, refuse_bad_lists_and_keep_the_last_groups) {
     pair_grouper grouper;
     const std::vector<circle_pair> good = {{0, 1}, {1, 2}};

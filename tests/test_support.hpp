@@ -152,6 +152,16 @@ struct pair_scene {
     }
 };
 
+/// A container for a particle world's tests: a floor 1 thick under [-1, width + 1] and two
+/// walls 1 thick from it up to `height`, inside faces at x = 0 and x = width.
+inline aabb_set open_container(float width, float height) {
+    aabb_set walls;
+    walls.push_back(aabb::from_min_max(-1, -1, width + 1, 0));
+    walls.push_back(aabb::from_min_max(-1, 0, 0, height));
+    walls.push_back(aabb::from_min_max(width, 0, width + 1, height));
+    return walls;
+}
+
 /// One random pair, drawn from a mix that covers every branch and tie of the contract:
 /// centres outside, inside, on faces, on corners, at the box centre; exact touching; radius
 /// 0; zero-size boxes; huge and tiny coordinates.

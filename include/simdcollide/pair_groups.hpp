@@ -33,6 +33,8 @@
 
 namespace simdcollide {
 
+class particle_world;
+
 /// Circles whose pairs are grouped together (see the top of this file). In a packed pile
 /// sorted by first circle, a chunk of 1024 circles holds about 2 500 pairs.
 inline constexpr std::size_t circles_per_chunk = 1024;
@@ -75,8 +77,21 @@ public:
     [[nodiscard]] const pair_groups& groups() const noexcept { return groups_; }
 
 private:
+    friend class particle_world;
+    // group() for a list that differs from the last call's only in the chunks of the blocks
+    // flagged in `changed` (flag k for first circles [k, k + 1) * circles_per_chunk; blocks
+    // past its end count as changed), for the same circle count: the other chunks are taken
+    // to be the last call's without comparing them, and the list is not kept (the next
+    // group() colours every chunk). For the particle world, which edits its list in a few
+    // places and knows which. Precondition, not checked: a chunk not flagged is the same as
+    // in the last call's list (otherwise the result is not this list's).
+    const pair_groups& regroup(std::span<const circle_pair> list, std::size_t circle_count,
+                               std::span<const std::uint8_t> changed);
+    const pair_groups& group_chunks(std::span<const circle_pair> list, std::size_t circle_count,
+                                    const std::uint8_t* changed, std::size_t blocks);
+
     // A chunk of a call: its pairs at [list_begin, list_end) of the list (the last call's
-    // list is copied in last_list_) and of the result, its groups' ends at
+    // list is copied in last_list_, when it is kept) and of the result, its groups' ends at
     // [ends_begin, ends_end) of the result's ends.
     struct chunk_record {
         std::size_t block; // first circle / circles_per_chunk
@@ -89,6 +104,7 @@ private:
 
     pair_groups groups_, next_;          // the last result; the one being made
     std::vector<circle_pair> last_list_; // the last call's list
+    bool last_list_kept_ = false;        // last_list_ is the last call's (regroup keeps none)
     std::vector<chunk_record> last_chunks_, chunks_;
     std::vector<std::uint32_t> state_; // per circle: its colours in the colouring under way
     bool state_clear_ = true;          // state_ all zeros (false while a chunk is coloured)

@@ -290,6 +290,12 @@ public:
     /// Those pairs in the caller's indexing, each as (lower index, higher index), sorted.
     /// For tests and diagnostics: it allocates.
     [[nodiscard]] std::vector<circle_pair> listed_pairs() const;
+    /// The listed pairs as the step keeps them: in slot indices (the circles in the step's own
+    /// order, which the world sorts them into now and then), sorted, and the same pairs in
+    /// the groups phase 3 separates them in (pair_groups.hpp). For tests and diagnostics; valid
+    /// until the next step.
+    [[nodiscard]] std::span<const circle_pair> pairs_in_slots() const noexcept { return pairs_; }
+    [[nodiscard]] const pair_groups& groups_in_slots() const noexcept { return grouper_.groups(); }
     /// How many steps since construction listed every circle (full) or only the few that
     /// would leave their margins (partial); the others kept their lists.
     struct listing_counts {
@@ -373,6 +379,7 @@ private:
     std::vector<std::uint32_t> leavers_;
     std::vector<std::uint8_t> is_leaver_;
     std::vector<circle_pair> new_pairs_, merged_pairs_, merged_box_contacts_;
+    std::vector<std::uint8_t> changed_blocks_; // of pairs_, by first circle (pair_grouper)
     detail::circle_cells listed_cells_;
     detail::moved_circles relisted_;
     bool cells_current_ = false;
