@@ -281,9 +281,10 @@ TEST(pair_groups, are_the_greedy_colouring_the_header_defines) {
 }
 
 // The particle world regroups only the chunks its partial relistings change (it tells its
-// grouper which, pair_grouper::regroup): after every step of a falling pile of five chunks'
-// worth of circles, some steps listing everything and most only the circles that leave
-// their margins, its groups are what a fresh grouper makes of its list.
+// grouper which, pair_grouper::regroup): after every step of five chunks' worth of circles
+// drifting without gravity and colliding (about 70 of the 120 steps list only the circles
+// that leave their margins, the others everything), its groups are what a fresh grouper
+// makes of its list.
 TEST(pair_groups, of_a_world_are_its_list_grouped_afresh) {
     world_options options;
     options.gravity_y = 0.0F;    // circles drifting and colliding, each within its margin
