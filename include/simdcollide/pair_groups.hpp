@@ -84,7 +84,8 @@ private:
     // to be the last call's without comparing them, and the list is not kept (the next
     // group() colours every chunk). For the particle world, which edits its list in a few
     // places and knows which. Precondition, not checked: a chunk not flagged is the same as
-    // in the last call's list (otherwise the result is not this list's).
+    // in the last call's list (otherwise the result is not this list's; only a chunk whose
+    // last length would run past the list's end is coloured instead).
     const pair_groups& regroup(std::span<const circle_pair> list, std::size_t circle_count,
                                std::span<const std::uint8_t> changed);
     const pair_groups& group_chunks(std::span<const circle_pair> list, std::size_t circle_count,
