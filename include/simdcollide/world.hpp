@@ -46,11 +46,11 @@
 //      the pairs in contact in 2, with the averaged corrections of circle_circle.hpp's
 //      pair-list separate, two rounds a substep: on the settled 10 000-circle benchmark pile
 //      a contact's mean overlap was 0.0135, against 0.0063 now with one round and 0.0030
-//      with two, and the step was slower (README). Separating in order only the pairs in
-//      contact in 2 let that pile boil, mean v^2 3.7: a pushed circle's new overlaps waited
-//      for the next substep.) Then each circle's move by 3 is held to separation_reach
-//      (below) of its radius a step: radius / substeps a substep, scaled back along its
-//      direction;
+//      with two, and the step was slower (docs/results-history.md). Separating in order
+//      only the pairs in contact in 2 let that pile boil, mean v^2 3.7: a pushed circle's
+//      new overlaps waited for the next substep.) Then each circle's move by 3 is held to
+//      separation_reach (below) of its radius a step: radius / substeps a substep, scaled
+//      back along its direction;
 //   4. each moving circle pushed out of its listed boxes in ascending box index (SPEC.md's
 //      order rule); static circles are never moved;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
