@@ -761,7 +761,7 @@ TEST(particle_world_soak, a_pile_of_10000_circles_settles_over_2000_steps) {
 // step 700 to 1 000 its mean v^2 stays below 0.5 (measured: 0.03 to 0.23) and its median
 // height within 1 (44.3 to 44.7). Without (shock_propagation = 0) the landing compresses the
 // pile and it springs back: over the same steps mean v^2 up to 8.6 (step 750) and heights
-// 42.8 to 45.1, and up to 116 and 39 to 52 before (world.hpp, "Deep piles").
+// 42.8 to 45.1, and up to 116 and 39 to 52 before (docs/world-design.md, "Deep piles").
 TEST(particle_world_soak, a_deep_drop_lands_and_comes_to_rest) {
     particle_world world({.shock_propagation = 0.5F});
     const int width = 10;

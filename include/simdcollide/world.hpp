@@ -2,12 +2,10 @@
 //
 // A step works on the circles in slots: every sort_every (32) steps, the first included,
 // they are sorted by the cell of a grid their centres fall in, so that circles that can
-// touch sit near each other in memory (without it, in a pile of 100 000 circles that had
-// shifted as it settled, a pair's circles were a median 7 000 indices apart, and the
-// kernels' gathers missed the caches); each step copies them into their slots and its
-// results back. "Circle" below means a slot,
-// and pairs and contacts are ordered by slot: a pair's first circle is the one in the
-// lower slot. The caller's indexing never changes (particles()).
+// touch sit near each other in memory; each step copies them into their slots and its
+// results back. "Circle" below means a slot, and pairs and contacts are ordered by slot: a
+// pair's first circle is the one in the lower slot. The caller's indexing never changes
+// (particles()).
 //
 // Then step(dt) makes sure it has lists of what can touch during the step: the circle
 // pairs (pair_finder) and, for each moving circle, the static boxes (static_box_grid
@@ -24,8 +22,8 @@
 // circle was listed and on pair_margin, and phase 3 goes over every listed pair, so those
 // change a step's bits: a listed pair not in contact moves nothing itself, but it changes
 // the groups, and so the order, in which the others are taken. The pairs are grouped for
-// phase 3 (pair_groups.hpp) when the lists change. Then it runs `substeps` substeps of h = dt /
-// substeps, each:
+// phase 3 (pair_groups.hpp) when the lists change. Then it runs `substeps` substeps of h =
+// dt / substeps, each:
 //   1. semi-implicit Euler for every circle with inverse mass > 0: v += gravity * h, then
 //      x += v * h;
 //   2. the listed boxes in contact now, each with its normal, depth and approach speed vn0
@@ -37,27 +35,14 @@
 //      in contact as it reaches it, before separating it, for 6: its normal and depth
 //      there, and its approach speed vn0. So a pair that an earlier one pushed into contact
 //      is recorded with the depth it is separated by, and one that an earlier one parted
-//      is not. (Until 2026-11-23 a phase of its own found the pairs in contact before 3,
-//      beside the boxes: on the settled 10 000-circle benchmark pile it found about 15 900
-//      a substep, where the first round records about 20 300; the pile's mean v^2, sampled
-//      every 200 steps over 1 200, came out lower in five samples of six. One kernel now
-//      works out each pair's contact once for both, and the dispatched step took 8% less
-//      time.) (Earlier the world separated only
-//      the pairs in contact in 2, with the averaged corrections of circle_circle.hpp's
-//      pair-list separate, two rounds a substep: on the settled 10 000-circle benchmark pile
-//      a contact's mean overlap was 0.0135, against 0.0063 now with one round and 0.0030
-//      with two, and the step was slower (docs/results-history.md). Separating in order
-//      only the pairs in contact in 2 let that pile boil, mean v^2 3.7: a pushed circle's
-//      new overlaps waited for the next substep.) Then each circle's move by 3 is held to
-//      separation_reach (below) of its radius a step: radius / substeps a substep, scaled
-//      back along its direction;
+//      is not. Then each circle's move by 3 is held to separation_reach (below) of its
+//      radius a step: radius / substeps a substep, scaled back along its direction;
 //   4. each moving circle pushed out of its listed boxes in ascending box index (SPEC.md's
 //      order rule); static circles are never moved;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
 //      the correction of 3 and 4 divided by h, that gain capped at max_correction_speed.
 //      So a contact that closed during the substep ends it at rest along its normal, and a
-//      correction adds no energy (without this step a pile boils: measured on 10 000
-//      circles, mean overlap 0.18 and mean v^2 1.8 instead of 0.014 and under 0.01);
+//      correction adds no energy;
 //   6. restitution and friction for the contacts of 2 and 3, boxes first, then circle pairs in
 //      eight interleaved runs of their list (k, k + q, ..., k + 7q, with q an eighth of
 //      it, rounded up), each seeing the last's result. With W = wa + wb and vn the relative
@@ -76,48 +61,8 @@
 //      component along gravity, and W is the sum of the weights so scaled (phase 3 keeps
 //      the scaled weights in world_touch).
 //
-// Deep piles. Without shock propagation a pile dropped hundreds of circles deep lands,
-// is crushed (its weight is more than one pass of impulses a substep can stop), springs
-// back up and swings. A 30-wide, 600-row drop (18 000 circles spawned as the benchmark
-// spawns them, between two walls; 1 500 steps, sampled every 100): with
-// shock_propagation = 0 its median height swung between 29 and 227 and its mean vy between
-// -33 and +39; with 0.5 (suggested; off by default) it landed by step 500 and held a
-// median height of 131 to 135 to step 1 500, mean vy within +-1.8 from step 700 and mean v^2
-// falling from 194 (step 500) to 4.3 (step 1 500), still settling; with 1, heights 138 to 140 from
-// step 700 but mean v^2 between 6 and 662 (full shock stops a landing column as if rigid, but makes
-// the pile jitter). A 10-wide, 200-row drop comes to rest with 0.5 (mean v^2 below 0.5 from step
-// 700 to 1 000; tests/test_many_against_many.cpp) and swings without it. The measurements below
-// were taken before shock propagation, with none.
-//
-// Earlier, with no shock propagation: a pile several hundred circles deep held its
-// height but did not come to rest. Measured on a hexagonal tower of 19 000 circles (radius
-// 0.449, 633 rows, 30 wide, built with gaps of 0.002, on a floor 1 thick) over 1 200 steps: its
-// median height went between 200 and 234 (built at 247), mean v^2 up to 145 in the first
-// 200 steps and between 1.9 and 79 after (sampled every 100 steps), none lost; with
-// separation_iterations = 2, between 224 and 239, mean v^2 between 0.7 and 55. A 1 000-row
-// tower (30 000 circles) went between 245 and 331 (sampled every 300 steps), none lost.
-// Before separation was held (separation_reach), one bottom circle of the 633-row tower
-// was pushed through the floor near step 300 and fell, and the 1 000-row tower was
-// crushed through its floor and walls (2 830 circles out by step 600; 2 078 with
-// velocity_iterations = 2, 3 with separation_iterations = 2). Before separation went in
-// order (phase 3), the default step let the 633-row tower sink to 83 and bounce (mean v^2
-// up to 709), 8 or 16 rounds of the averaged separation still bounced (up to 196),
-// velocity_iterations = 2 held it at 218 (mean v^2 0.19) and substeps = 16 at 213 (0.013).
-// A pile dropped from hundreds of radii up, as in issue 4's benchmark scene at 1 000 000
-// circles, still bounced with velocity_iterations = 2 (a 30-wide slice of that scene
-// without obstacles, before separation went in order). It still does (at 7dcdd19): 18 000
-// circles spawned as the benchmark spawns them, 30 wide and 600 rows, sampled every 100
-// steps from step 600 to 1 500, had a median height between 29 and 227 and a mean v^2
-// between 83 and 1 700, none lost; velocity_iterations = 4, separation_iterations = 2,
-// substeps = 8 or max_correction_speed = 50 each still swung between about 75 and 165
-// (sampled every 200 steps from step 400 to 1 200).
-// With the hold lifted (separation_reach 1 000) the same drop lost 6 828 circles through
-// its floor by step 800. Tried on that drop at f3df180 over 1 500 steps and not adopted:
-// max_correction_speed = 1 let the pile be crushed to a median height of 1.1 by step 800
-// (from which it rose, mean vy up to +10); phase 6 taking back separating normal velocity
-// up to the impulse of the contact's own position correction (what Box2D v3's relax
-// iterations do) still swung after landing, median height 17 to 136 and mean vy up to +21
-// with one pass, 63 to 145 and up to +18 with velocity_iterations = 3.
+// Deep piles (hundreds of circles deep) need shock_propagation to land and come to rest;
+// see world_options::shock_propagation.
 //
 // A circle carried further than its margin within one step (by box push-outs, say one born
 // inside a box, or by impulses; separation is held, separation_reach) can meet one it was
@@ -131,6 +76,10 @@
 // set (each phase is bit-identical to its reference). The slots depend on the circles'
 // positions at each sort, so a world whose circles were added in another order steps to
 // different bits (the same physics, its contacts taken in another order).
+//
+// Why each phase is as it is, with what was measured on the way (the slots, recording the
+// contacts in phase 3, separation in order, the hold, the velocity update, deep piles), is
+// in docs/world-design.md.
 #pragma once
 
 #include <simdcollide/circle_circle.hpp>
@@ -202,16 +151,11 @@ struct touch_parameters {
 ///
 /// Why: separation in order can pass a whole column's push to its bottom circle in one
 /// round, and under a falling pile's pressure it carried circles further in a step than
-/// they were listed for. A circle carried into a box it was not listed with (the lists
-/// reach r + s + pair_margin, s its predicted move) is not pushed out until the next step,
-/// and one carried past a thin box's middle is then pushed out of its far face. Unheld, a
-/// 40-wide, 1 000-row drop of the benchmark scene lost circles through its 1-thick walls
-/// (about 300 by step 750), the 1 000 000-circle scene 497 by step 720, and a 633-row
-/// tower one bottom circle through its floor; held, the first two lost none (1 500 and
-/// 3 300 steps) and the tower none. Held to its radius a step, a circle that moves as
-/// predicted cannot reach a box beyond its lists, and separation carries it at most
-/// radius / substeps into a listed box in a substep, out of which phase 4 pushes it back.
-/// What it costs: a circle of radius 0 is not moved by separation, and a pair whose
+/// they were listed for, into boxes they were not listed with and past a thin box's middle
+/// (docs/world-design.md has what that lost unheld). Held to its radius a step, a circle
+/// that moves as predicted cannot reach a box beyond its lists, and separation carries it
+/// at most radius / substeps into a listed box in a substep, out of which phase 4 pushes it
+/// back. What it costs: a circle of radius 0 is not moved by separation, and a pair whose
 /// separation would move a circle further than its radius takes more than a step to part.
 /// Other velocity changes within a step (impulses from fast neighbours) can still carry a
 /// circle past its lists.
@@ -224,7 +168,8 @@ struct world_options {
     int substeps = 4;         ///< >= 1: substeps per step
     /// >= 1: rounds of separation in order (phase 3) per substep. A second round halves
     /// the overlap left in a packed pile (see phase 3) and steadies deep piles ("Deep
-    /// piles"), at a sixth to a third more time a step on the 10 000-circle pile.
+    /// piles" in docs/world-design.md), at a sixth to a third more time a step on the
+    /// 10 000-circle pile.
     int separation_iterations = 1;
     float restitution = 0.0F; ///< in [0, 1], for every contact
     float friction = 0.2F;    ///< >= 0, Coulomb coefficient for every contact
@@ -234,10 +179,11 @@ struct world_options {
     /// boxes are listed. Larger lists, made less often (see the top of this file).
     float pair_margin = 0.05F;
     /// >= 1: passes of phase 6 (restitution and friction) per substep. More passes let a
-    /// deep pile carry its weight (see "Deep piles" at the top of this file). Measured on
-    /// the settled part of a 10 000-circle settle (steps 1 200 to 1 800, medians of three
-    /// runs), a second pass made steps 1.58x as long. (Measured when one pass was the same
-    /// scalar loop as the others; one pass now runs a SIMD kernel, several run scalar code.)
+    /// deep pile carry its weight (docs/world-design.md, "Deep piles before shock
+    /// propagation"). Measured on the settled part of a 10 000-circle settle (steps 1 200
+    /// to 1 800, medians of three runs), a second pass made steps 1.58x as long. (Measured
+    /// when one pass was the same scalar loop as the others; one pass now runs a SIMD
+    /// kernel, several run scalar code.)
     int velocity_iterations = 1;
     /// In [0, 1], unitless: shock propagation in phase 6 (step 6 above). A circle pair's
     /// impulse acts as if the lower circle (the one further along gravity) were heavier: its
@@ -250,13 +196,13 @@ struct world_options {
     /// momentum along gravity for those pairs (the lower circle is given less than its share),
     /// which is what lets a deep pile land and rest; 0 (the default) gives the plain
     /// impulses. 0.5 is what we suggest for piles more than about a hundred circles deep;
-    /// see "Deep piles" at the top of this file for what it does to a 600-row drop. The
+    /// see docs/world-design.md, "Deep piles", for what it does to a 600-row drop. The
     /// benchmark scene uses 0.5 at every size: its 1 000 000-circle pile, some 600 rows
     /// deep, never came to rest without it, and with it came to rest (about 10 000 steps
-    /// from a fresh drop). Off by default because it
-    /// costs: the settled 10 000-circle benchmark pile steps about 8% slower with 0.5
-    /// (898-908 against 827-838 us on an Intel Xeon, 2026-11-24; the pile it settles into
-    /// relists some circles on 95% of its steps, against 77%).
+    /// from a fresh drop). Off by default because it costs: the settled 10 000-circle
+    /// benchmark pile steps about 8% slower with 0.5 (898-908 against 827-838 us on an
+    /// Intel Xeon, 2026-11-24; the pile it settles into relists some circles on 95% of its
+    /// steps, against 77%).
     float shock_propagation = 0.0F;
 };
 
