@@ -8,6 +8,23 @@
 
 namespace simdcollide::bench {
 
+namespace {
+// The instruction set that `dispatch` runs, in the results' context, where
+// tools/bench_summary.py names it. Before main, as the library allows; a SIMDCOLLIDE_ISA
+// that names no set this CPU runs is recorded, not thrown (the benchmarks that dispatch then
+// stop with it).
+const bool dispatch_in_context = [] {
+    std::string name;
+    try {
+        name = isa_name(active_isa());
+    } catch (const isa_unavailable& e) {
+        name = std::string("unavailable: ") + e.what();
+    }
+    benchmark::AddCustomContext("simdcollide_dispatch", name);
+    return true;
+}();
+} // namespace
+
 pair_scene& scene_for(std::size_t n) {
     static std::map<std::size_t, std::unique_ptr<pair_scene>> scenes;
     std::unique_ptr<pair_scene>& scene = scenes[n];

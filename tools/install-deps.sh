@@ -13,7 +13,7 @@ packages=(
     g++-aarch64-linux-gnu    # the NEON build, run under qemu-aarch64
     googletest               # GoogleTest's sources, built for aarch64 in the NEON job
     binutils                 # nm and objdump, for the per-ISA symbol check
-    python3                  # the benchmark summary
+    python3                  # the benchmark summary, and a test of it
     clang libclang-rt-dev    # the libFuzzer job (clang and its fuzzer runtime)
 )
 

@@ -5,7 +5,7 @@
 # world at 10 000 circles and its phases (pair search, grouping the pairs, one round of
 # separation in order, alone and recording the pairs in contact as a substep does, phase 6's
 # circle pairs), and the static-box broad phase against brute force; print a
-# summary of medians with the ratios that matter.
+# summary of medians with the ratios that matter, and the issues' targets (bench_summary.py).
 #
 #   tools/run-main.sh [BUILD_DIR]        (default: build)
 #
