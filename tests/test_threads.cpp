@@ -41,8 +41,9 @@ struct work {
             circle c{};
             aabb b{};
             random_pair(rng, c, b);
-            // The pairs' circles are packed into a 60 x 60 square, so that the broad phase
-            // finds each in several pairs; random_pair's radii, up to huge ones, stay.
+            // The circles are packed into a 60 x 60 square, so that the broad phase finds
+            // each in several pairs; radii of 2 and more become 0.6, so that none reaches
+            // across the square. The boxes stay where random_pair put them.
             c.x = static_cast<float>(i % 55) * 1.1F;
             c.y = static_cast<float>(i / 55) * 1.1F;
             c.radius = c.radius < 2.0F ? c.radius : 0.6F;
@@ -142,7 +143,7 @@ TEST(threads, kernels_called_at_once_give_one_threads_bits) {
     for (const work& w : works) {
         want.push_back(results_of(w, shared));
     }
-    ASSERT_GT(want[0][0], 0.0F); // the pairs include contacts
+    ASSERT_GT(want[0][0], 0.0F); // some circle-box pairs are in contact
 
     // The threads' first calls resolve the instruction set (SIMDCOLLIDE_ISA, or the best),
     // as the serial calls above did.
