@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -274,6 +275,23 @@ inline std::vector<run_case> run_cases(std::uint32_t first_seed, run_case long_r
     }
     out.push_back(long_run);
     return out;
+}
+
+/// Arrays of floats bit for bit: how many values differ, and the first, in one failure
+/// (where EXPECT_SAME_BITS on each would report every one).
+inline void expect_same_floats(std::span<const float> got, std::span<const float> want,
+                               const std::string& what) {
+    ASSERT_EQ(got.size(), want.size()) << what;
+    std::size_t differ = 0;
+    std::size_t first = 0; // the lowest index that differs
+    for (std::size_t k = want.size(); k-- > 0;) {
+        if (bits(got[k]) != bits(want[k])) {
+            ++differ;
+            first = k;
+        }
+    }
+    EXPECT_EQ(differ, 0U) << what << ": first at " << first << ", " << got[first] << " against "
+                          << want[first];
 }
 
 #define EXPECT_SAME_BITS(a, b, what, i)                                                            \

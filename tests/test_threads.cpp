@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstring>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -108,20 +109,9 @@ bool same_bits(const std::vector<float>& got, const std::vector<float>& want) {
            std::memcmp(got.data(), want.data(), want.size() * sizeof(float)) == 0;
 }
 
-// Bit for bit: how many values differ, and the first.
 void expect_same_results(const std::vector<float>& got, const std::vector<float>& want,
                          std::size_t thread) {
-    ASSERT_EQ(got.size(), want.size()) << "thread " << thread;
-    std::size_t differ = 0;
-    std::size_t first = 0; // the lowest index that differs
-    for (std::size_t k = want.size(); k-- > 0;) {
-        if (bits(got[k]) != bits(want[k])) {
-            ++differ;
-            first = k;
-        }
-    }
-    EXPECT_EQ(differ, 0U) << "thread " << thread << ": first at " << first << ", " << got[first]
-                          << " against " << want[first];
+    expect_same_floats(got, want, "thread " + std::to_string(thread));
 }
 
 TEST(threads, kernels_called_at_once_give_one_threads_bits) {
