@@ -199,8 +199,26 @@ struct records {
         store_float_pairs<Arch, 4>(base, index, from.f0, from.f1, count);
     }
 
-    /// Writes lane j of the fields as the record at base + 4 * (first + j), j < count.
+    /// Writes lane j of the fields as the record at base + 4 * (first + j), j < count. On
+    /// AVX, a whole block as four 32-byte stores of two records each (the transpose's
+    /// records j | j + 4 paired by a lane shuffle) instead of eight 16-byte ones. Measured on
+    /// the Intel Xeon (alternating runs, medians of 5), circle_circle/separate_in_order/
+    /// avx2/4096, whose call packs its circles: 27.7 -> 26.4 us. Loading a run so
+    /// (load_run) measured no different, and is left as it was.
     static void store_run(float* base, std::size_t first, const fields& from, std::size_t count) {
+#if defined(__x86_64__)
+        if constexpr (is_avx<Arch>) {
+            if (count == width) {
+                const fields r = transpose_in_lanes(from.f0, from.f1, from.f2, from.f3);
+                float* const at = base + std::size_t{4} * first;
+                _mm256_storeu_ps(at, _mm256_permute2f128_ps(r.f0, r.f1, 0x20));      // 0 | 1
+                _mm256_storeu_ps(at + 8, _mm256_permute2f128_ps(r.f2, r.f3, 0x20));  // 2 | 3
+                _mm256_storeu_ps(at + 16, _mm256_permute2f128_ps(r.f0, r.f1, 0x31)); // 4 | 5
+                _mm256_storeu_ps(at + 24, _mm256_permute2f128_ps(r.f2, r.f3, 0x31)); // 6 | 7
+                return;
+            }
+        }
+#endif
         store(
             base, [first](std::size_t j) { return first + j; }, from, count);
     }
