@@ -88,9 +88,25 @@ float scene_rows(std::size_t n) {
 // circle compares like with like. Without it the 1 000 000-circle pile (some 600 rows
 // deep) never settled: it swung at the settle cap in every run, listing everything every
 // step.
+//
+// And bands of 4096 circles (world_options::circles_per_band), unless SIMDCOLLIDE_BENCH_BANDS=
+// <circles> says otherwise (0: none, the world's default). They are what lets a step at
+// 1 000 000 circles keep its data in cache (world.hpp, "Bands"); a pile is settled with
+// the same options, but a saved one serves any band size (bands change no list).
 world_options scene_options() {
     world_options options;
     options.shock_propagation = 0.5F;
+    options.circles_per_band = 4096;
+    if (const char* bands = std::getenv("SIMDCOLLIDE_BENCH_BANDS");
+        bands != nullptr && *bands != '\0') {
+        char* end = nullptr;
+        const unsigned long long circles = std::strtoull(bands, &end, 10);
+        if (*end != '\0' || circles % 16 != 0 || circles > (1ULL << 30)) {
+            throw std::invalid_argument(std::string("SIMDCOLLIDE_BENCH_BANDS is \"") + bands +
+                                        "\", must be 0 or a multiple of 16 up to 2^30");
+        }
+        options.circles_per_band = static_cast<std::size_t>(circles);
+    }
     const char* text = std::getenv("SIMDCOLLIDE_BENCH_SHOCK");
     if (text != nullptr && *text != '\0') {
         char* end = nullptr;

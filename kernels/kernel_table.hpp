@@ -5,6 +5,7 @@
 // fills one more (simd/table.hpp). Entries never check arguments: callers already did.
 #pragma once
 
+#include "bands.hpp"
 #include "pair_corrections.hpp"
 
 #include <simdcollide/circle_circle.hpp>
@@ -83,6 +84,10 @@ struct touch_recording {
 };
 
 struct world_kernels_table {
+    /// A whole substep with a single separation round and a single velocity pass, in bands
+    /// (bands.hpp; world.hpp, "Bands"): phases 1 to 6 on `s`, run_bands' schedule. Writes
+    /// s's outputs and scratch. `scratch` holds 10 floats per circle, 16-byte aligned.
+    void (*substep_in_bands)(particles_view, band_substep& s, float* scratch);
     /// Phase 3 (world.hpp): `rounds` passes over the pairs in order, each pair's separation
     /// applied at once, seeing the positions the pairs before it left (Gauss-Seidel). The
     /// pairs come in `groups` groups, group g ending at ends[g] (pair_groups.hpp): no two

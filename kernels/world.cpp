@@ -80,6 +80,10 @@ particle_world::particle_world(world_options options) : options_(options) {
         refuse("separation_iterations is " + std::to_string(options.separation_iterations) +
                ", must be >= 1");
     }
+    if (options.circles_per_band % 16 != 0 || options.circles_per_band > (std::size_t{1} << 30)) {
+        refuse("circles_per_band is " + std::to_string(options.circles_per_band) +
+               ", must be 0 or a multiple of 16 up to 2^30");
+    }
     if (!(options.restitution >= 0.0F && options.restitution <= 1.0F)) {
         refuse("restitution is " + std::to_string(options.restitution) + ", must be in [0, 1]");
     }
@@ -198,6 +202,9 @@ void particle_world::step(float dt) {
         grouper_.regroup(pairs_, size(), changed_blocks_);
     } else if (listed == listing::all) {
         grouper_.group(pairs_, size());
+    }
+    if (listed != listing::kept) {
+        bands_current_ = false;
     }
     const float h = dt / static_cast<float>(options_.substeps);
     for (int s = 0; s < options_.substeps; ++s) {
@@ -518,10 +525,125 @@ detail::touch_parameters particle_world::touch_parameters_for(float h) const {
     return touch;
 }
 
+// The bands of a substep (bands.hpp), for the groups as they are now: each band's groups
+// and reach, and where its touches go. The touches go round a ring of a few bands' room
+// (as many as can be in flight: a band's touches live from its separation until the last
+// band its pairs reach is finished, and bands respond in order), so that at 1 000 000
+// circles they are read back from a core's cache; when that ring would need more room than
+// the pairs (a few bands holding most of them), each band's touches go at its first pair's
+// offset instead, which needs no more than one per pair.
+void particle_world::plan_bands() {
+    const std::size_t n = size();
+    const std::size_t per_band = options_.circles_per_band;
+    const std::size_t bands = (n + per_band - 1) / per_band;
+    band_group_end_.assign(bands, 0);
+    band_reach_.assign(bands, 0);
+    band_touch_start_.assign(bands, 0);
+    const std::span<const circle_pair> pairs = grouper_.groups().pairs();
+    const std::span<const std::uint32_t> ends = grouper_.groups().ends();
+    std::size_t begin = 0;
+    for (std::size_t g = 0; g < ends.size(); ++g) {
+        if (ends[g] == begin) {
+            continue;
+        }
+        // A group's first pair has its lowest first circle (list order within a chunk).
+        const std::size_t band = pairs[begin].a / per_band;
+        std::uint32_t reach = band_reach_[band];
+        for (std::size_t k = begin; k < ends[g]; ++k) {
+            reach = std::max(reach, pairs[k].b + 1);
+        }
+        band_reach_[band] = reach;
+        band_group_end_[band] = static_cast<std::uint32_t>(g + 1);
+        begin = ends[g];
+    }
+    std::size_t ring = 1;       // bands in flight at most
+    std::size_t most_pairs = 0; // in one band
+    std::size_t waits_for = 0;  // the band the one in hand responds after
+    for (std::size_t band = 0; band < bands; ++band) {
+        if (band > 0) {
+            band_group_end_[band] = std::max(band_group_end_[band], band_group_end_[band - 1]);
+        }
+        const std::size_t end = std::min((band + 1) * per_band, n);
+        band_reach_[band] = std::max(band_reach_[band], static_cast<std::uint32_t>(end));
+        waits_for = std::max(waits_for, (band_reach_[band] - 1) / per_band);
+        ring = std::max(ring, waits_for - band + 1);
+        const std::size_t first_group = band == 0 ? 0 : band_group_end_[band - 1];
+        const std::size_t first_pair = first_group == 0 ? 0 : ends[first_group - 1];
+        const std::size_t last_group = band_group_end_[band];
+        const std::size_t end_pair = last_group == 0 ? 0 : ends[last_group - 1];
+        band_touch_start_[band] = static_cast<std::uint32_t>(first_pair);
+        most_pairs = std::max(most_pairs, end_pair - first_pair);
+    }
+    band_touch_room_ = pairs.size();
+    if (ring * most_pairs < pairs.size()) {
+        for (std::size_t band = 0; band < bands; ++band) {
+            band_touch_start_[band] = static_cast<std::uint32_t>((band % ring) * most_pairs);
+        }
+        band_touch_room_ = ring * most_pairs;
+    }
+    bands_current_ = true;
+}
+
+// Phases 1 to 6 in bands (bands.hpp), for a single separation round and velocity pass.
+void particle_world::substep_in_bands(float h, const detail::kernel_table& kernels) {
+    const std::size_t n = size();
+    if (!bands_current_) {
+        plan_bands();
+    }
+    const std::size_t bands = band_reach_.size();
+    moved_from_x_.resize(n);
+    moved_from_y_.resize(n);
+    if (box_touching_.size() < box_contacts_.size()) {
+        box_touching_.resize(box_contacts_.size());
+    }
+    if (pair_touching_.size() < band_touch_room_) {
+        pair_touching_.resize(band_touch_room_);
+    }
+    touch_group_end_.resize(grouper_.groups().ends().size());
+    band_ends_.resize(2 * bands);
+    band_velocity_ok_.resize(bands);
+    if (band_scratch_.size() < 10 * n) {
+        band_scratch_ = aligned_floats(10 * n);
+    }
+    const pair_groups& groups = grouper_.groups();
+    detail::band_substep s{
+        .plan = {options_.circles_per_band, bands, band_group_end_.data(), band_reach_.data(),
+                 band_touch_start_.data()},
+        .gravity_h_x = options_.gravity_x * h,
+        .gravity_h_y = options_.gravity_y * h,
+        .h = h,
+        .moved_x = moved_from_x_.data(),
+        .moved_y = moved_from_y_.data(),
+        .box_listed = box_contacts_.data(),
+        .box_listed_count = box_contacts_.size(),
+        .boxes = box_records_.data(),
+        .touch = touch_parameters_for(h),
+        .box_touches = box_touching_.data(),
+        .pairs = groups.pairs().data(),
+        .ends = groups.ends().data(),
+        .mode = options_.weighting,
+        .pair_touches = pair_touching_.data(),
+        .hold_fraction = separation_reach / static_cast<float>(options_.substeps),
+        .cap = options_.max_correction_speed,
+        .listed_end = band_ends_.data(),
+        .box_touch_end = band_ends_.data() + bands,
+        .touch_group_end = touch_group_end_.data(),
+        .velocity_ok = band_velocity_ok_.data(),
+    };
+    kernels.world.substep_in_bands(slots(), s, band_scratch_.data());
+    box_touching_count_ = s.box_touch_count;
+    pair_touching_count_ = 0; // phase 6 is done; the touches are gone round the ring
+}
+
 void particle_world::substep(float h, const detail::kernel_table& kernels) {
     const particles_view p = slots();
     const std::size_t n = size();
     const detail::touch_parameters touch = touch_parameters_for(h);
+    if (options_.circles_per_band != 0 && options_.separation_iterations == 1 &&
+        options_.velocity_iterations == 1) {
+        substep_in_bands(h, kernels);
+        return;
+    }
 
     // 1. Semi-implicit Euler: velocity first, then position with the new velocity.
     moved_from_x_.resize(n);

@@ -366,6 +366,8 @@ TEST(particle_world, refuses_bad_input_and_keeps_its_state) {
     EXPECT_THROW(particle_world({.restitution = 2.0F}), std::invalid_argument);
     EXPECT_THROW(particle_world({.max_correction_speed = 0.0F}), std::invalid_argument);
     EXPECT_THROW(particle_world({.pair_margin = -0.1F}), std::invalid_argument);
+    EXPECT_THROW(particle_world({.circles_per_band = 100}), std::invalid_argument);
+    EXPECT_THROW(particle_world({.circles_per_band = std::size_t{1} << 31}), std::invalid_argument);
     EXPECT_THROW(particle_world({.shock_propagation = -0.1F}), std::invalid_argument);
     EXPECT_THROW(particle_world({.shock_propagation = 1.5F}), std::invalid_argument);
     EXPECT_THROW(particle_world({.shock_propagation = std::numeric_limits<float>::quiet_NaN()}),
@@ -570,8 +572,8 @@ TEST(particle_world, restitution_sets_the_bounce) {
 // n circles dropped into a closed container; after `steps` steps none has escaped and none
 // is NaN. The full-size run (10 000 circles, 2000 steps) is the "soak" test, left out of
 // the sanitizer and qemu runs for time; the small one runs everywhere.
-void pile_settles(std::size_t n, int steps) {
-    particle_world world;
+void pile_settles(std::size_t n, int steps, world_options options = {}) {
+    particle_world world(options);
     const float width = 1.2F * std::sqrt(static_cast<float>(n));
     aabb_set walls;
     walls.push_back(aabb::from_min_max(-1, -1, width + 1, 0));                    // floor
@@ -623,40 +625,100 @@ particle_world mixed_scene(world_options options = {}) {
     return world;
 }
 
+// The world's state after `steps` steps of dt on the instruction set `which`: x, y, vx, vy
+// in the caller's indexing.
+std::vector<float> stepped_state(isa which, particle_world world, int steps) {
+    set_isa(which);
+    for (int s = 0; s < steps; ++s) {
+        world.step(1.0F / 60.0F);
+    }
+    reset_isa();
+    const particles_view p = world.particles();
+    std::vector<float> state;
+    for (const float* field : {p.x, p.y, p.vx, p.vy}) {
+        state.insert(state.end(), field, field + p.count);
+    }
+    return state;
+}
+
+// Every instruction set this CPU runs steps `world` to the reference's bits.
+void expect_every_isa_steps_alike(const particle_world& world, int steps) {
+    const std::vector<float> want = stepped_state(isa::reference, world, steps);
+    for (const isa which : compiled_isas()) {
+        if (which == isa::reference || !isa_supported(which)) {
+            continue;
+        }
+        const std::vector<float> got = stepped_state(which, world, steps);
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t k = 0; k < want.size(); ++k) {
+            EXPECT_SAME_BITS(got[k], want[k], isa_name(which), k);
+        }
+    }
+}
+
 // The world's whole step, every phase included, gives the same bits on every instruction
 // set as on the reference, with shock propagation off (the default) and on; static circles
 // never move.
 TEST(particle_world, every_instruction_set_steps_to_the_same_bits) {
     for (const float shock : {0.0F, 0.5F}) {
         SCOPED_TRACE(shock);
-        const auto run = [shock](isa which) {
-            set_isa(which);
-            particle_world world = mixed_scene({.shock_propagation = shock});
-            for (int s = 0; s < 120; ++s) {
-                world.step(1.0F / 60.0F);
-            }
-            reset_isa();
-            const particles_view p = world.particles();
-            std::vector<float> state;
-            for (const float* field : {p.x, p.y, p.vx, p.vy}) {
-                state.insert(state.end(), field, field + p.count);
-            }
-            return state;
-        };
-        const std::vector<float> want = run(isa::reference);
+        const particle_world world = mixed_scene({.shock_propagation = shock});
+        const std::vector<float> want = stepped_state(isa::reference, world, 120);
         EXPECT_EQ(want[0], 4.5F); // x of the static circle inside a box
         EXPECT_EQ(want[1], 10.0F);
         EXPECT_EQ(want[want.size() / 4], 3.5F); // its y
-        for (const isa which : compiled_isas()) {
-            if (which == isa::reference || !isa_supported(which)) {
-                continue;
+        expect_every_isa_steps_alike(world, 120);
+    }
+}
+
+// The same in bands of 16 to 256 circles (bands.hpp: the mixed scene's 302 circles in 2 to
+// 19 bands, each band's pairs reaching one to several bands on), with restitution (the
+// recording round with the velocities), with velocities past its bound (the same, without
+// restitution), with several separation rounds or velocity passes (no bands), and with a
+// large static circle among the others, whose pairs reach across every band (then each band's
+// touches have room of their own rather than a ring's).
+TEST(particle_world, every_instruction_set_steps_bands_to_the_same_bits) {
+    for (const std::size_t band : {16, 64, 256}) {
+        for (int variant = 0; variant < 5; ++variant) {
+            SCOPED_TRACE(::testing::Message() << "band " << band << ", variant " << variant);
+            world_options options{.shock_propagation = 0.5F, .circles_per_band = band};
+            if (variant == 1) {
+                options.restitution = 0.6F;
+            } else if (variant == 3) {
+                options.separation_iterations = 2;
+                options.velocity_iterations = 2;
             }
-            const std::vector<float> got = run(which);
-            ASSERT_EQ(got.size(), want.size());
-            for (std::size_t k = 0; k < want.size(); ++k) {
-                EXPECT_SAME_BITS(got[k], want[k], isa_name(which), k);
+            particle_world world = mixed_scene(options);
+            if (variant == 2) {
+                const particles_view p = world.particles();
+                p.vx[7] = 0x1p121F; // approach speeds past 2^120: the velocities are read
             }
+            if (variant == 4) {
+                world.add_circle({10.0F, 9.0F, 4.0F}, 0.0F);
+            }
+            expect_every_isa_steps_alike(world, 40);
         }
+    }
+}
+
+// Bands only change the order of phase 6, never what the step does: a pile settles with
+// any band size, and a static circle stays where it is.
+TEST(particle_world, bands_of_any_size_step_a_pile_alike_in_physics) {
+    for (const std::size_t band : {16, 1024}) {
+        SCOPED_TRACE(band);
+        particle_world world = mixed_scene({.circles_per_band = band});
+        for (int s = 0; s < 300; ++s) {
+            world.step(1.0F / 60.0F);
+        }
+        const particles_view p = world.particles();
+        EXPECT_EQ(p.x[0], 4.5F);
+        EXPECT_EQ(p.y[0], 3.5F);
+        double v2 = 0.0;
+        for (std::size_t i = 0; i < p.count; ++i) {
+            ASSERT_TRUE(p.x[i] > -0.5F && p.x[i] < 20.5F && p.y[i] > -0.5F) << i;
+            v2 += double{p.vx[i]} * p.vx[i] + double{p.vy[i]} * p.vy[i];
+        }
+        EXPECT_LT(v2 / static_cast<double>(p.count), 0.05);
     }
 }
 
@@ -754,6 +816,11 @@ TEST(particle_world, a_small_pile_settles) {
 
 TEST(particle_world_soak, a_pile_of_10000_circles_settles_over_2000_steps) {
     pile_settles(10000, 2000);
+}
+
+// The same in bands of 1024 circles (ten of them), as the benchmark steps its piles.
+TEST(particle_world_soak, a_pile_of_10000_circles_settles_over_2000_steps_in_bands) {
+    pile_settles(10000, 2000, {.circles_per_band = 1024});
 }
 
 // A deep, narrow drop: 2 000 circles, 10 wide and 200 rows, falling up to 200 onto a floor

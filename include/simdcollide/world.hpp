@@ -61,6 +61,25 @@
 //      component along gravity, and W is the sum of the weights so scaled (phase 3 keeps
 //      the scaled weights in world_touch).
 //
+// Bands (world_options::circles_per_band, off by default): with one separation round and
+// one velocity pass, a substep can run its phases band by band, each band being
+// circles_per_band consecutive slots, so that a band's circles, pairs and touches stay in a
+// core's cache from phase 1 to phase 6 (at 1 000 000 circles each phase over every circle
+// had them come back from memory). Each phase does to each circle what it does above; the
+// order of phase 6 is what changes. A band's pairs are the groups whose first pair's first
+// circle is in it; they reach circles up to some later band. For each band in order:
+// phases 1 and 2 for every band up to the last one its pairs reach (if not done yet), then
+// phase 3 over its groups, then the hold and phases 4 and 5 for its circles (final now: no
+// later band's pairs name them), then phase 6 for each earlier band, in order, whose
+// pairs' circles are all past phase 5: its box touches in list order, then its pair
+// touches group by group in the grouper's order (a group's touches share no circle, so SIMD
+// paths take them W at a time). So phase 6 takes a band's boxes, then its pairs, then the
+// next band's boxes, where without bands it takes every box and then every pair in
+// interleaved runs. Each phase reads what it read before: phase 3 records each pair's
+// approach speed from the velocities phase 1 left, since no impulse has reached its circles
+// yet. Bands need no list of their own: they are worked out when the groups change, in a
+// pass over the pairs (bands.hpp).
+//
 // Deep piles (hundreds of circles deep) need shock_propagation to land and come to rest;
 // see world_options::shock_propagation.
 //
@@ -204,6 +223,19 @@ struct world_options {
     /// Intel Xeon, 2026-11-24; the pile it settles into relists some circles on 95% of its
     /// steps, against 77%).
     float shock_propagation = 0.0F;
+    /// 0 (the default: no bands), or a multiple of 16 up to 2^30: circles in a band, the unit
+    /// in which a substep with one separation round and one velocity pass runs its phases
+    /// ("Bands" above). Bands change the order of phase 6, and so the bits.
+    /// Measured on an Intel Xeon with a 2 MB L2 (2026-11-24, three alternating runs,
+    /// world/step/dispatch with the benchmark piles and bands of 4096 against none):
+    /// 1 000 000 circles 136-141 ms a step against 172-183; 100 000 9.5-9.9 ms against
+    /// 10.6-10.7; 10 000 0.74-0.76 ms against 0.80 (docs/world-design.md, "Bands").
+    /// What it costs: phase 6 in group order propagates a shock along a column a few links a
+    /// pass where list order took it the column's length, so deep piles calm more slowly.
+    /// The 200-row drop of the tests' soak (shock_propagation 0.5) had a mean v^2 of 0.04 to
+    /// 0.60 from step 700 to 1 000 in bands of 4096 against 0.03 to 0.24 without, which is
+    /// why bands are not the default. The benchmark scene uses 4096.
+    std::size_t circles_per_band = 0;
 };
 
 /// Owns circles (position, radius, inverse mass, velocity) and static boxes, and steps them.
@@ -271,6 +303,8 @@ private:
     void list_box_contacts();
     void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
     void substep(float h, const detail::kernel_table& kernels);
+    void plan_bands();
+    void substep_in_bands(float h, const detail::kernel_table& kernels);
     void respond_in_passes(const particles_view& p, float friction);
     [[nodiscard]] std::span<const detail::world_touch> pair_touching() const noexcept {
         return {pair_touching_.data(), pair_touching_count_};
@@ -330,6 +364,14 @@ private:
     detail::moved_circles relisted_;
     bool cells_current_ = false;
     listing_counts listings_;
+    // Bands (bands.hpp): the plan for the groups as they are (current while
+    // bands_current_), room for the touches of the bands in flight, and scratch.
+    std::vector<std::uint32_t> band_group_end_, band_reach_, band_touch_start_;
+    std::size_t band_touch_room_ = 0;
+    bool bands_current_ = false;
+    std::vector<std::uint32_t> band_ends_, touch_group_end_;
+    std::vector<std::uint8_t> band_velocity_ok_;
+    aligned_floats band_scratch_;
 };
 
 } // namespace simdcollide

@@ -150,6 +150,38 @@ inline void hold_moves_loop(simdcollide::particles_view c, const float* moved_x,
 // from those positions, its approach speed from the velocities. The groups
 // (pair_groups.hpp) only tell the SIMD paths which pairs they may take side by side; one by
 // one, they change nothing. Then, unless `hold` is null, the hold.
+// Phase 3 for pair k = (i, j): recorded first (into touches[touching], counted) when
+// `record` is not null and the pair is in contact, then separated.
+inline void separate_pair(simdcollide::particles_view c, simdcollide::circle_pair q,
+                          simdcollide::separation_weighting mode,
+                          const simdcollide::detail::touch_recording* record,
+                          std::size_t& touching) {
+    const std::uint32_t i = q.a;
+    const std::uint32_t j = q.b;
+    if (record != nullptr) {
+        const circle_circle_contact t =
+            circle_contact_of(c.x[i], c.y[i], c.radius[i], c.x[j], c.y[j], c.radius[j]);
+        if (t.depth > 0.0F) { // zero when there is no contact
+            const float approach =
+                (c.vx[j] - c.vx[i]) * t.normal_x + (c.vy[j] - c.vy[i]) * t.normal_y;
+            record->touches[touching] =
+                touch_of(i, j, c.inverse_mass[i], c.inverse_mass[j], t.normal_x, t.normal_y,
+                         t.depth, approach, record->parameters);
+            ++touching;
+        }
+    }
+    const separation_result s = separation_of(mode, c.x[i], c.y[i], c.radius[i], c.inverse_mass[i],
+                                              c.x[j], c.y[j], c.radius[j], c.inverse_mass[j]);
+    if (s.moves_a) {
+        c.x[i] += s.a_dx;
+        c.y[i] += s.a_dy;
+    }
+    if (s.moves_b) {
+        c.x[j] += s.b_dx;
+        c.y[j] += s.b_dy;
+    }
+}
+
 inline std::size_t separate_in_order_loop(simdcollide::particles_view c,
                                           const simdcollide::circle_pair* pairs,
                                           const std::uint32_t* ends, std::size_t groups,
@@ -161,31 +193,7 @@ inline std::size_t separate_in_order_loop(simdcollide::particles_view c,
     std::size_t touching = 0;
     for (int round = 0; round < rounds; ++round) {
         for (std::size_t k = 0; k < count; ++k) {
-            const std::uint32_t i = pairs[k].a;
-            const std::uint32_t j = pairs[k].b;
-            if (round == 0 && record != nullptr) {
-                const circle_circle_contact t =
-                    circle_contact_of(c.x[i], c.y[i], c.radius[i], c.x[j], c.y[j], c.radius[j]);
-                if (t.depth > 0.0F) { // zero when there is no contact
-                    const float approach =
-                        (c.vx[j] - c.vx[i]) * t.normal_x + (c.vy[j] - c.vy[i]) * t.normal_y;
-                    record->touches[touching] =
-                        touch_of(i, j, c.inverse_mass[i], c.inverse_mass[j], t.normal_x, t.normal_y,
-                                 t.depth, approach, record->parameters);
-                    ++touching;
-                }
-            }
-            const separation_result s =
-                separation_of(mode, c.x[i], c.y[i], c.radius[i], c.inverse_mass[i], c.x[j], c.y[j],
-                              c.radius[j], c.inverse_mass[j]);
-            if (s.moves_a) {
-                c.x[i] += s.a_dx;
-                c.y[i] += s.a_dy;
-            }
-            if (s.moves_b) {
-                c.x[j] += s.b_dx;
-                c.y[j] += s.b_dy;
-            }
+            separate_pair(c, pairs[k], mode, round == 0 ? record : nullptr, touching);
         }
     }
     if (hold != nullptr) {
@@ -314,4 +322,72 @@ inline void gain_and_respond_loop(simdcollide::particles_view c,
         push_box(c, t, world_impulse_of(t, c.vx[t.b], c.vy[t.b], friction));
     }
     respond_pairs_loop(c, u.pairs, u.pair_count, friction, scratch);
+}
+
+// A substep with a single separation round and a single velocity pass, on run_bands'
+// schedule (bands.hpp): each band fronted (phases 1 and 2), separated (phase 3, recording,
+// group by group), finished (the hold, phase 4, phase 5) and responded (phase 6: its box
+// touches, then its pair touches in list order) as the schedule says.
+inline void substep_in_bands_loop(simdcollide::particles_view c,
+                                  simdcollide::detail::band_substep& s, float* /*scratch*/) {
+    namespace detail = simdcollide::detail;
+    const detail::band_plan& plan = s.plan;
+    std::size_t listed = 0;
+    std::size_t box_touching = 0;
+    std::size_t pair_touching = 0;
+    const auto front = [&](std::size_t band) {
+        const detail::band_range r = detail::band_circles(plan, c.count, band);
+        integrate_loop(detail::sub_view(c, r), s.gravity_h_x, s.gravity_h_y, s.h,
+                       s.moved_x + r.first, s.moved_y + r.first);
+        const std::size_t first_listed = listed;
+        while (listed < s.box_listed_count && s.box_listed[listed].a < r.end) {
+            ++listed;
+        }
+        s.listed_end[band] = static_cast<std::uint32_t>(listed);
+        box_touching += box_touches_loop(c, s.box_listed + first_listed, listed - first_listed,
+                                         s.boxes, s.touch, s.box_touches + box_touching);
+        s.box_touch_end[band] = static_cast<std::uint32_t>(box_touching);
+    };
+    const auto separate = [&](std::size_t band) {
+        std::size_t at = plan.touch_start[band];
+        const detail::touch_recording record{s.touch, s.pair_touches};
+        for (std::size_t g = detail::first_of(plan.group_end, band); g < plan.group_end[band];
+             ++g) {
+            const std::size_t before = at;
+            for (std::size_t k = detail::first_of(s.ends, g); k < s.ends[g]; ++k) {
+                separate_pair(c, s.pairs[k], s.mode, &record, at);
+            }
+            pair_touching += at - before;
+            s.touch_group_end[g] = static_cast<std::uint32_t>(at);
+        }
+    };
+    const auto finish = [&](std::size_t band) {
+        const detail::band_range r = detail::band_circles(plan, c.count, band);
+        const simdcollide::particles_view f = detail::sub_view(c, r);
+        hold_moves_loop(f, s.moved_x + r.first, s.moved_y + r.first, s.hold_fraction);
+        const std::size_t first_listed = detail::first_of(s.listed_end, band);
+        push_boxes_loop(c, s.box_listed + first_listed, s.listed_end[band] - first_listed, s.boxes);
+        gain_corrections_loop(f, s.moved_x + r.first, s.moved_y + r.first, s.touch.inverse_h,
+                              s.cap);
+    };
+    const auto respond = [&](std::size_t band) {
+        const float friction = s.touch.friction;
+        for (std::size_t k = detail::first_of(s.box_touch_end, band); k < s.box_touch_end[band];
+             ++k) {
+            const detail::world_touch t = s.box_touches[k];
+            push_box(c, t, world_impulse_of(t, c.vx[t.b], c.vy[t.b], friction));
+        }
+        const std::size_t last_group = plan.group_end[band];
+        const std::size_t end = last_group == detail::first_of(plan.group_end, band)
+                                    ? plan.touch_start[band]
+                                    : s.touch_group_end[last_group - 1];
+        for (std::size_t k = plan.touch_start[band]; k < end; ++k) {
+            const detail::world_touch t = s.pair_touches[k];
+            push_pair(c, t,
+                      world_impulse_of(t, c.vx[t.b] - c.vx[t.a], c.vy[t.b] - c.vy[t.a], friction));
+        }
+    };
+    detail::run_bands(plan, c.count, front, separate, finish, respond);
+    s.box_touch_count = box_touching;
+    s.pair_touch_count = pair_touching;
 }

@@ -205,6 +205,135 @@ struct world {
         unpack_velocities(moving, c.count, c.vx, c.vy);
     }
 
+    // Reference substep_in_bands_loop, on run_bands' schedule (bands.hpp). Phase 3 works on
+    // records of (x, y, radius, inverse mass) as separate_in_order does, each band's packed
+    // as it is fronted and written back, held, as it is finished; phases 5 and 6 on (vx, vy)
+    // records as gain_and_respond does, each band's stored by its gain and unpacked after
+    // its impulses. A band's pair touches are worked out W at a time within each group (no
+    // two share a circle, so the lanes neither read nor write each other's records).
+    // The recording round leaves the velocities out where it may (recording_round): for a
+    // band, when restitution is 0 and every circle its pairs name has its velocity within
+    // bound; else the velocities of those circles are packed first (they are still as
+    // phase 1 left them: see run_bands).
+    static void substep_in_bands(particles_view c, detail::band_substep& s, float* scratch) {
+        using CC = circle_circle<Arch>;
+        float* const bodies = scratch;
+        float* const approach = scratch + std::size_t{4} * c.count;
+        float* const moving = scratch + std::size_t{8} * c.count;
+        const detail::band_plan& plan = s.plan;
+        const auto circles_of = [&](std::size_t band) {
+            return detail::band_circles(plan, c.count, band);
+        };
+        const bool restitution = s.touch.restitution != 0.0F;
+        std::size_t listed = 0;
+        std::size_t box_touching = 0;
+        std::size_t pair_touching = 0;
+        std::size_t approach_packed = 0; // bands whose velocities are in `approach`
+        const velocity_gain gain{s.touch.inverse_h, s.cap};
+        CC::with_mode(s.mode, [&](auto weighting) {
+            const auto front = [&](std::size_t band) {
+                const detail::band_range r = circles_of(band);
+                const particles_view f = detail::sub_view(c, r);
+                integrate(f, s.gravity_h_x, s.gravity_h_y, s.h, s.moved_x + r.first,
+                          s.moved_y + r.first);
+                const std::size_t first_listed = listed;
+                while (listed < s.box_listed_count && s.box_listed[listed].a < r.end) {
+                    ++listed;
+                }
+                s.listed_end[band] = static_cast<std::uint32_t>(listed);
+                box_touching +=
+                    world::box_touches(c, s.box_listed + first_listed, listed - first_listed,
+                                       s.boxes, s.touch, s.box_touches + box_touching);
+                s.box_touch_end[band] = static_cast<std::uint32_t>(box_touching);
+                CC::pack(f.x, f.y, f.radius, f.inverse_mass, f.count, bodies + 4 * r.first);
+                s.velocity_ok[band] = !restitution && velocities_within_bound(f) ? 1 : 0;
+            };
+            const auto separate = [&](std::size_t band) {
+                const std::size_t last =
+                    std::min((plan.reach[band] - 1) / plan.circles, plan.bands - 1);
+                bool approach_matters = false;
+                for (std::size_t b = band; b <= last; ++b) {
+                    approach_matters = approach_matters || s.velocity_ok[b] == 0;
+                }
+                if (approach_matters) {
+                    for (std::size_t b = std::max(approach_packed, band); b <= last; ++b) {
+                        const particles_view f = detail::sub_view(c, circles_of(b));
+                        CC::pack(f.vx, f.vy, f.vx, f.vy, f.count,
+                                 approach + 4 * circles_of(b).first);
+                    }
+                    approach_packed = std::max(approach_packed, last + 1);
+                }
+                std::size_t at = plan.touch_start[band];
+                for (std::size_t g = detail::first_of(plan.group_end, band);
+                     g < plan.group_end[band]; ++g) {
+                    const detail::touch_recording r{s.touch, s.pair_touches + at};
+                    const std::size_t made =
+                        approach_matters
+                            ? recording_round_as<weighting(), true>(s.pairs, s.ends, g + 1, r,
+                                                                    bodies, approach, g)
+                            : recording_round_as<weighting(), false>(s.pairs, s.ends, g + 1, r,
+                                                                     bodies, approach, g);
+                    at += made;
+                    pair_touching += made;
+                    s.touch_group_end[g] = static_cast<std::uint32_t>(at);
+                }
+            };
+            const auto finish = [&](std::size_t band) {
+                const detail::band_range r = circles_of(band);
+                const particles_view f = detail::sub_view(c, r);
+                unpack_held(bodies + 4 * r.first, f,
+                            {s.moved_x + r.first, s.moved_y + r.first, s.hold_fraction});
+                const std::size_t first_listed = detail::first_of(s.listed_end, band);
+                world::push_boxes(c, s.box_listed + first_listed, s.listed_end[band] - first_listed,
+                                  s.boxes);
+                float* const records_out = moving + 2 * r.first;
+                const float* const moved_x = s.moved_x + r.first;
+                const float* const moved_y = s.moved_y + r.first;
+                for_each_block_storing<Arch>(f.vx, f.count, [=](const auto& block) {
+                    const auto [vx, vy] = gain.of(f, moved_x, moved_y, block);
+                    velocity_records<Arch>::store_run(records_out, block.first, {vx, vy},
+                                                      lanes_in(block));
+                });
+            };
+            const auto respond_band = [&](std::size_t band) {
+                const std::size_t first_box = detail::first_of(s.box_touch_end, band);
+                respond_boxes(s.box_touches + first_box, s.box_touch_end[band] - first_box,
+                              s.touch.friction, moving);
+                const F mu(s.touch.friction);
+                std::size_t from = plan.touch_start[band];
+                for (std::size_t g = detail::first_of(plan.group_end, band);
+                     g < plan.group_end[band]; ++g) {
+                    respond_in_group(s.pair_touches + from, s.touch_group_end[g] - from, mu,
+                                     moving);
+                    from = s.touch_group_end[g];
+                }
+                const detail::band_range r = circles_of(band);
+                unpack_velocities(moving + 2 * r.first, r.end - r.first, c.vx + r.first,
+                                  c.vy + r.first);
+            };
+            detail::run_bands(plan, c.count, front, separate, finish, respond_band);
+        });
+        s.box_touch_count = box_touching;
+        s.pair_touch_count = pair_touching;
+    }
+
+    // Phase 6 for the touches of one group, in order: no two share a circle (pair_groups),
+    // so W at a time give the same bits as one after another.
+    static void respond_in_group(const detail::world_touch* touches, std::size_t count, const F& mu,
+                                 float* moving) {
+        std::size_t k = 0;
+        for (; k + width <= count; k += width) {
+            const detail::world_touch* const first = touches + k;
+            const auto lane = [=](std::size_t j) { return first + j; };
+            respond(lane, load_block(lane).fields, mu, moving);
+        }
+        for (; k < count; ++k) {
+            const detail::world_touch* const one = touches + k;
+            const auto alike = [=](std::size_t) { return one; }; // every lane alike
+            respond(alike, load_block(alike).fields, mu, moving);
+        }
+    }
+
     // Reference box_touches_loop, W listed (circle, box) contacts at a time: the circles'
     // fields gathered lane by lane, the boxes' records as records<Arch> does, the contact as
     // circle_aabb's (bit for bit the reference's where hit), and the lanes in contact written
@@ -340,11 +469,11 @@ private:
     template <class Body>
     [[gnu::always_inline]] static void
     for_each_pair_block(const circle_pair* pairs, const std::uint32_t* ends, std::size_t groups,
-                        const float* bodies, Body&& body) {
+                        const float* bodies, Body&& body, std::size_t first_group = 0) {
         const std::size_t count = groups == 0 ? 0 : ends[groups - 1];
         const bool fetch_ahead = count >= prefetch_pairs_from;
-        std::size_t begin = 0;
-        for (std::size_t g = 0; g < groups; ++g) {
+        std::size_t begin = first_group == 0 ? 0 : ends[first_group - 1];
+        for (std::size_t g = first_group; g < groups; ++g) {
             circle_circle<Arch>::for_each_pair_round_inlined(
                 pairs + begin, ends[g] - begin,
                 [&](const pair_block& one, const pair_block& two, std::size_t first)
@@ -398,7 +527,8 @@ private:
     template <separation_weighting mode, bool approach_matters>
     static std::size_t recording_round_as(const circle_pair* pairs, const std::uint32_t* ends,
                                           std::size_t groups, const detail::touch_recording& record,
-                                          float* bodies, const float* moving) {
+                                          float* bodies, const float* moving,
+                                          std::size_t first_group = 0) {
         const pair_touch_constants constants(record.parameters);
         detail::world_touch* const touches = record.touches;
         std::size_t count = 0;
@@ -419,7 +549,8 @@ private:
                               touches, count);
                 write_back(bodies, one, a_moved);
                 write_back(bodies, two, b_moved);
-            });
+            },
+            first_group);
         return count;
     }
 

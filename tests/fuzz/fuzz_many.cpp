@@ -5,7 +5,7 @@
 //   - a particle_world refuses invalid circles, boxes and time steps and keeps its state,
 //     and steps to the same bits on the reference and on every instruction set this CPU
 //     runs, on scenes of up to 48 circles and 12 boxes with skewed radii, circles inside
-//     boxes, coincident centres and static circles.
+//     boxes, coincident centres and static circles, with and without bands.
 // A difference aborts with what differed; libFuzzer's memory limit (-rss_limit_mb, 2 GB by
 // default) catches a grid that grows with skewed input.
 #include "fuzz_reader.hpp"
@@ -122,7 +122,12 @@ void check_static_boxes(reader& r) {
 std::uint64_t world_bits(const std::uint8_t* data, std::size_t size) {
     reader r(data, size);
     world_options o;
-    o.substeps = 1 + r.byte() % 4U;
+    // One byte for the substeps and bands (none, or 16, 32 or 48 circles: up to three
+    // bands of the at most 48 circles; bands act only with one separation round and one
+    // velocity pass).
+    const std::uint8_t substeps_and_bands = r.byte();
+    o.substeps = 1 + substeps_and_bands % 4U;
+    o.circles_per_band = 16U * ((substeps_and_bands / 4U) % 4U);
     o.separation_iterations = 1 + r.byte() % 3U;
     o.restitution = r.fraction_of(1.0F);
     o.friction = r.fraction_of(2.0F);

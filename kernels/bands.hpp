@@ -1,0 +1,120 @@
+// A substep in bands of circles (world.hpp, "Bands"): phases 1 to 6 run band by band, each
+// band's phases as soon as what they read is ready, so that at 1 000 000 circles a band's
+// circles, pairs and touches are still in a core's cache from one phase to the next, where
+// a phase over every circle before the next had them all come back from memory.
+//
+// The schedule is the same for the reference and every instruction set (run_bands); what
+// each step does is theirs, and bit-identical between them.
+#pragma once
+
+#include <simdcollide/circle_circle.hpp>
+#include <simdcollide/soa.hpp>
+#include <simdcollide/world.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace simdcollide::detail {
+
+/// How a substep's circles fall into bands, made when the groups change (particle_world::
+/// plan_bands). Band k is circles [k * circles, min((k + 1) * circles, count)); its groups
+/// are those whose first pair's first circle is in it, [group_end[k - 1], group_end[k])
+/// (from 0 for k = 0); reach[k] is one past the highest circle its pairs name, at least
+/// the band's end; touch_start[k] is where its pair touches go in the touch buffer (a ring
+/// of a few bands' room when the bands' reaches allow it, else each band at its pairs'
+/// offset, so that no two bands in flight share room).
+struct band_plan {
+    std::size_t circles = 0;
+    std::size_t bands = 0;
+    const std::uint32_t* group_end = nullptr;
+    const std::uint32_t* reach = nullptr;
+    const std::uint32_t* touch_start = nullptr;
+};
+
+/// Everything a substep in bands reads and writes besides the circles (world.cpp's
+/// substep). Outputs: box_touch_count and pair_touch_count; scratch per band in
+/// listed_end, box_touch_end and velocity_ok (bands entries each), per group in
+/// touch_group_end (one past each group's last touch).
+struct band_substep {
+    band_plan plan;
+    float gravity_h_x, gravity_h_y, h; // phase 1
+    float* moved_x;                    // positions after phase 1, per circle
+    float* moved_y;
+    const circle_pair* box_listed; // (circle, box), by circle
+    std::size_t box_listed_count;
+    const float* boxes; // (min x, min y, max x, max y) records
+    touch_parameters touch;
+    world_touch* box_touches; // room for box_listed_count
+    const circle_pair* pairs; // pair_groups' list and ends
+    const std::uint32_t* ends;
+    separation_weighting mode;
+    world_touch* pair_touches; // room for every band at its touch_start
+    float hold_fraction;       // phase 3's hold, per substep
+    float cap;                 // phase 5's speed cap
+    std::uint32_t* listed_end;
+    std::uint32_t* box_touch_end;
+    std::uint32_t* touch_group_end;
+    std::uint8_t* velocity_ok;
+    std::size_t box_touch_count = 0;
+    std::size_t pair_touch_count = 0;
+};
+
+/// The schedule. Band k's pairs move its circles and circles up to reach[k]; no later band's
+/// pairs touch a circle below the band's start (pairs are (lower, higher) and grouped by
+/// first circle). So, for each band k in order:
+///   front(f) for every band f not yet fronted below the one holding reach[k] - 1: phases
+///     1 and 2 for its circles (and whatever a path packs), before any pair moves them;
+///   separate(k): phase 3 over k's groups, recording its touches;
+///   finish(k): its circles are final for phase 3 now: the hold, phase 4 and phase 5;
+///   respond(j) for each band j, in order, whose reach is now finished: phase 6 for j's box
+///     touches, then its pair touches, group by group. Every circle j's touches name is
+///     past phase 5 then, and no later band's touches name j's circles, so its velocities
+///     are final after it.
+/// A band's touches are read by its separate's recording before any respond reaches its
+/// circles: respond(j) changes circles below reach[j], at most the end of the band just
+/// finished, and every later separate reads circles from the next band's start.
+template <class Front, class Separate, class Finish, class Respond>
+void run_bands(const band_plan& plan, std::size_t count, Front&& front, Separate&& separate,
+               Finish&& finish, Respond&& respond) {
+    const auto band_of_last = [&](std::size_t reach) {
+        return std::min((reach + plan.circles - 1) / plan.circles, plan.bands);
+    };
+    std::size_t fronted = 0;
+    std::size_t responded = 0;
+    for (std::size_t band = 0; band < plan.bands; ++band) {
+        for (const std::size_t need = band_of_last(plan.reach[band]); fronted < need; ++fronted) {
+            front(fronted);
+        }
+        separate(band);
+        finish(band);
+        const std::size_t finished = std::min((band + 1) * plan.circles, count);
+        for (; responded <= band && plan.reach[responded] <= finished; ++responded) {
+            respond(responded);
+        }
+    }
+    for (; responded < plan.bands; ++responded) {
+        respond(responded);
+    }
+}
+
+/// The circles of band k: [first, end).
+struct band_range {
+    std::size_t first, end;
+};
+inline band_range band_circles(const band_plan& plan, std::size_t count, std::size_t band) {
+    return {std::min(band * plan.circles, count), std::min((band + 1) * plan.circles, count)};
+}
+
+/// Circles [first, end) of a view, as a view of their own.
+inline particles_view sub_view(const particles_view& c, band_range r) {
+    const std::size_t f = r.first;
+    return {c.x + f, c.y + f, c.radius + f, c.inverse_mass + f, c.vx + f, c.vy + f, r.end - f};
+}
+
+/// The listed box contacts of band k's circles: [listed_end[k - 1], listed_end[k]).
+inline std::size_t first_of(const std::uint32_t* ends, std::size_t k) {
+    return k == 0 ? 0 : ends[k - 1];
+}
+
+} // namespace simdcollide::detail
