@@ -11,7 +11,6 @@
 #include <simdcollide/soa.hpp>
 #include <simdcollide/world.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -60,6 +59,13 @@ struct band_substep {
     std::size_t pair_touch_count = 0;
 };
 
+// Everything below is inlined into its caller and uses no std::min: a function or an
+// instantiation shared by the per-instruction-set objects would be one weak symbol, kept
+// once, and could run an AVX copy on a CPU without it (tests/check_isa_symbols.sh).
+[[gnu::always_inline]] inline std::size_t lesser(std::size_t a, std::size_t b) {
+    return a < b ? a : b;
+}
+
 /// The schedule. Band k's pairs move its circles and circles up to reach[k]; no later band's
 /// pairs touch a circle below the band's start (pairs are (lower, higher) and grouped by
 /// first circle). So, for each band k in order:
@@ -71,24 +77,26 @@ struct band_substep {
 ///     touches, then its pair touches, group by group. Every circle j's touches name is
 ///     past phase 5 then, and no later band's touches name j's circles, so its velocities
 ///     are final after it.
-/// A band's touches are read by its separate's recording before any respond reaches its
-/// circles: respond(j) changes circles below reach[j], at most the end of the band just
-/// finished, and every later separate reads circles from the next band's start.
+/// The velocities a band's recording reads are still phase 1's, since no respond has
+/// reached its circles yet: respond(j) changes circles below reach[j], at most the end of
+/// the band just finished, and every later separate reads circles from the next band's
+/// start.
 template <class Front, class Separate, class Finish, class Respond>
-void run_bands(const band_plan& plan, std::size_t count, Front&& front, Separate&& separate,
-               Finish&& finish, Respond&& respond) {
-    const auto band_of_last = [&](std::size_t reach) {
-        return std::min((reach + plan.circles - 1) / plan.circles, plan.bands);
-    };
+[[gnu::always_inline]] inline void run_bands(const band_plan& plan, std::size_t count,
+                                             Front&& front, Separate&& separate, Finish&& finish,
+                                             Respond&& respond) {
     std::size_t fronted = 0;
     std::size_t responded = 0;
     for (std::size_t band = 0; band < plan.bands; ++band) {
-        for (const std::size_t need = band_of_last(plan.reach[band]); fronted < need; ++fronted) {
+        // One past the band that holds circle reach - 1.
+        const std::size_t need =
+            lesser((plan.reach[band] + plan.circles - 1) / plan.circles, plan.bands);
+        for (; fronted < need; ++fronted) {
             front(fronted);
         }
         separate(band);
         finish(band);
-        const std::size_t finished = std::min((band + 1) * plan.circles, count);
+        const std::size_t finished = lesser((band + 1) * plan.circles, count);
         for (; responded <= band && plan.reach[responded] <= finished; ++responded) {
             respond(responded);
         }
@@ -102,18 +110,27 @@ void run_bands(const band_plan& plan, std::size_t count, Front&& front, Separate
 struct band_range {
     std::size_t first, end;
 };
-inline band_range band_circles(const band_plan& plan, std::size_t count, std::size_t band) {
-    return {std::min(band * plan.circles, count), std::min((band + 1) * plan.circles, count)};
+[[gnu::always_inline]] inline band_range band_circles(const band_plan& plan, std::size_t count,
+                                                      std::size_t band) {
+    return {lesser(band * plan.circles, count), lesser((band + 1) * plan.circles, count)};
 }
 
-/// Circles [first, end) of a view, as a view of their own.
-inline particles_view sub_view(const particles_view& c, band_range r) {
-    const std::size_t f = r.first;
-    return {c.x + f, c.y + f, c.radius + f, c.inverse_mass + f, c.vx + f, c.vy + f, r.end - f};
+/// Circles [first, end) of a view, as a view of their own (a copy with its pointers moved:
+/// no constructor to share).
+[[gnu::always_inline]] inline particles_view sub_view(const particles_view& c, band_range r) {
+    particles_view v = c;
+    v.x += r.first;
+    v.y += r.first;
+    v.radius += r.first;
+    v.inverse_mass += r.first;
+    v.vx += r.first;
+    v.vy += r.first;
+    v.count = r.end - r.first;
+    return v;
 }
 
-/// The listed box contacts of band k's circles: [listed_end[k - 1], listed_end[k]).
-inline std::size_t first_of(const std::uint32_t* ends, std::size_t k) {
+/// Where run k of consecutive runs starts, given each run's end: ends[k - 1], 0 for k = 0.
+[[gnu::always_inline]] inline std::size_t first_of(const std::uint32_t* ends, std::size_t k) {
     return k == 0 ? 0 : ends[k - 1];
 }
 

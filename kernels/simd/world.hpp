@@ -250,18 +250,19 @@ struct world {
             };
             const auto separate = [&](std::size_t band) {
                 const std::size_t last =
-                    std::min((plan.reach[band] - 1) / plan.circles, plan.bands - 1);
+                    detail::lesser((plan.reach[band] - 1) / plan.circles, plan.bands - 1);
                 bool approach_matters = false;
                 for (std::size_t b = band; b <= last; ++b) {
                     approach_matters = approach_matters || s.velocity_ok[b] == 0;
                 }
                 if (approach_matters) {
-                    for (std::size_t b = std::max(approach_packed, band); b <= last; ++b) {
+                    for (std::size_t b = approach_packed > band ? approach_packed : band; b <= last;
+                         ++b) {
                         const particles_view f = detail::sub_view(c, circles_of(b));
                         CC::pack(f.vx, f.vy, f.vx, f.vy, f.count,
                                  approach + 4 * circles_of(b).first);
                     }
-                    approach_packed = std::max(approach_packed, last + 1);
+                    approach_packed = approach_packed > last ? approach_packed : last + 1;
                 }
                 std::size_t at = plan.touch_start[band];
                 for (std::size_t g = detail::first_of(plan.group_end, band);
