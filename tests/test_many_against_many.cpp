@@ -701,6 +701,40 @@ TEST(particle_world, every_instruction_set_steps_bands_to_the_same_bits) {
     }
 }
 
+// Without boxes, phase 6 takes the pair touches group by group in the grouper's order
+// whatever the bands, and every other phase acts circle by circle: so every band size
+// gives the same bits as one band. Catches a schedule that runs a phase before what it
+// reads is ready, or a ring of touches that a later band overwrites before they are used
+// (bands of 16 circles go round a ring; one band does not).
+TEST(particle_world, without_boxes_every_band_size_steps_to_the_same_bits) {
+    const auto free_circles = [](std::size_t band) {
+        particle_world world({.circles_per_band = band});
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+        for (std::size_t i = 0; i < 400; ++i) {
+            world.add_circle({static_cast<float>(i % 20) * 0.7F + 0.1F * unit(rng),
+                              static_cast<float>(i / 20) * 0.7F, 0.3F + 0.2F * unit(rng)},
+                             i % 37 == 0 ? 0.0F : 0.5F + unit(rng), 2.0F * unit(rng) - 1.0F,
+                             2.0F * unit(rng) - 1.0F);
+        }
+        return world;
+    };
+    const std::vector<float> want = stepped_state(isa::reference, free_circles(4096), 30);
+    for (const std::size_t band : {16, 48, 128}) {
+        for (const isa which : compiled_isas()) {
+            if (!isa_supported(which)) {
+                continue;
+            }
+            SCOPED_TRACE(::testing::Message() << "band " << band << ", " << isa_name(which));
+            const std::vector<float> got = stepped_state(which, free_circles(band), 30);
+            ASSERT_EQ(got.size(), want.size());
+            for (std::size_t k = 0; k < want.size(); ++k) {
+                EXPECT_SAME_BITS(got[k], want[k], isa_name(which), k);
+            }
+        }
+    }
+}
+
 // Bands only change the order of phase 6, never what the step does: a pile settles with
 // any band size, and a static circle stays where it is.
 TEST(particle_world, bands_of_any_size_step_a_pile_alike_in_physics) {
