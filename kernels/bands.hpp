@@ -16,47 +16,45 @@
 
 namespace simdcollide::detail {
 
-/// How a substep's circles fall into bands, made when the groups change (particle_world::
+/// How a substep's circles fall into bands, made when the lists change (particle_world::
 /// plan_bands). Band k is circles [k * circles, min((k + 1) * circles, count)); its groups
 /// are those whose first pair's first circle is in it, [group_end[k - 1], group_end[k])
 /// (from 0 for k = 0); reach[k] is one past the highest circle its pairs name, at least
 /// the band's end; touch_start[k] is where its pair touches go in the touch buffer (a ring
 /// of a few bands' room when the bands' reaches allow it, else each band at its pairs'
-/// offset, so that no two bands in flight share room).
+/// offset, so that no two bands in flight share room); its circles' listed box contacts are
+/// [listed_end[k - 1], listed_end[k]) (from 0 for k = 0) of the list, which is by circle.
 struct band_plan {
     std::size_t circles = 0;
     std::size_t bands = 0;
     const std::uint32_t* group_end = nullptr;
     const std::uint32_t* reach = nullptr;
     const std::uint32_t* touch_start = nullptr;
+    const std::uint32_t* listed_end = nullptr;
 };
 
 /// Everything a substep in bands reads and writes besides the circles (world.cpp's
-/// substep). Outputs: box_touch_count and pair_touch_count; scratch per band in
-/// listed_end, box_touch_end and velocity_ok (bands entries each), per group in
-/// touch_group_end (one past each group's last touch).
+/// substep). Scratch per band in box_touch_end and velocity_ok (bands entries each), per
+/// group in touch_group_end (one past each group's last touch). Phase 6 uses each touch
+/// within the substep, so nothing is left for the caller but the circles.
 struct band_substep {
     band_plan plan;
     float gravity_h_x, gravity_h_y, h; // phase 1
     float* moved_x;                    // positions after phase 1, per circle
     float* moved_y;
-    const circle_pair* box_listed; // (circle, box), by circle
-    std::size_t box_listed_count;
-    const float* boxes; // (min x, min y, max x, max y) records
+    const circle_pair* box_listed; // (circle, box), by circle (plan.listed_end)
+    const float* boxes;            // (min x, min y, max x, max y) records
     touch_parameters touch;
-    world_touch* box_touches; // room for box_listed_count
+    world_touch* box_touches; // room for every listed box contact
     const circle_pair* pairs; // pair_groups' list and ends
     const std::uint32_t* ends;
     separation_weighting mode;
     world_touch* pair_touches; // room for every band at its touch_start
     float hold_fraction;       // phase 3's hold, per substep
     float cap;                 // phase 5's speed cap
-    std::uint32_t* listed_end;
     std::uint32_t* box_touch_end;
     std::uint32_t* touch_group_end;
     std::uint8_t* velocity_ok;
-    std::size_t box_touch_count = 0;
-    std::size_t pair_touch_count = 0;
 };
 
 // Everything below is inlined into its caller and uses no std::min: a function or an

@@ -525,13 +525,13 @@ detail::touch_parameters particle_world::touch_parameters_for(float h) const {
     return touch;
 }
 
-// The bands of a substep (bands.hpp), for the groups as they are now: each band's groups
-// and reach, and where its touches go. The touches go round a ring of a few bands' room
-// (as many as can be in flight: a band's touches live from its separation until the last
-// band its pairs reach is finished, and bands respond in order), so that at 1 000 000
-// circles they are read back from a core's cache; when that ring would need more room than
-// the pairs (a few bands holding most of them), each band's touches go at its first pair's
-// offset instead, which needs no more than one per pair.
+// The bands of a substep (bands.hpp), for the lists as they are now: each band's groups,
+// reach and box contacts, and where its touches go. The touches go round a ring of a few bands'
+// room (as many as can be in flight: a band's touches live from its separation until the last band
+// its pairs reach is finished, and bands respond in order), so that at 1 000 000 circles they are
+// read back from a core's cache; when that ring would need more room than the pairs (a few bands
+// holding most of them), each band's touches go at its first pair's offset instead, which needs no
+// more than one per pair.
 void particle_world::plan_bands() {
     const std::size_t n = size();
     const std::size_t per_band = options_.circles_per_band;
@@ -539,6 +539,7 @@ void particle_world::plan_bands() {
     band_group_end_.assign(bands, 0);
     band_reach_.assign(bands, 0);
     band_touch_start_.assign(bands, 0);
+    band_listed_end_.assign(bands, 0);
     const std::span<const circle_pair> pairs = grouper_.groups().pairs();
     const std::span<const std::uint32_t> ends = grouper_.groups().ends();
     std::size_t begin = 0;
@@ -573,6 +574,12 @@ void particle_world::plan_bands() {
         const std::size_t end_pair = last_group == 0 ? 0 : ends[last_group - 1];
         band_touch_start_[band] = static_cast<std::uint32_t>(first_pair);
         most_pairs = std::max(most_pairs, end_pair - first_pair);
+        // The box contacts of the band's circles (the list is by circle).
+        std::size_t listed = band == 0 ? 0 : band_listed_end_[band - 1];
+        while (listed < box_contacts_.size() && box_contacts_[listed].a < end) {
+            ++listed;
+        }
+        band_listed_end_[band] = static_cast<std::uint32_t>(listed);
     }
     band_touch_room_ = pairs.size();
     if (ring * most_pairs < pairs.size()) {
@@ -600,7 +607,7 @@ void particle_world::substep_in_bands(float h, const detail::kernel_table& kerne
         pair_touching_.resize(band_touch_room_);
     }
     touch_group_end_.resize(grouper_.groups().ends().size());
-    band_ends_.resize(2 * bands);
+    band_box_touch_end_.resize(bands);
     band_velocity_ok_.resize(bands);
     if (band_scratch_.size() < 10 * n) {
         band_scratch_ = aligned_floats(10 * n);
@@ -608,14 +615,13 @@ void particle_world::substep_in_bands(float h, const detail::kernel_table& kerne
     const pair_groups& groups = grouper_.groups();
     detail::band_substep s{
         .plan = {options_.circles_per_band, bands, band_group_end_.data(), band_reach_.data(),
-                 band_touch_start_.data()},
+                 band_touch_start_.data(), band_listed_end_.data()},
         .gravity_h_x = options_.gravity_x * h,
         .gravity_h_y = options_.gravity_y * h,
         .h = h,
         .moved_x = moved_from_x_.data(),
         .moved_y = moved_from_y_.data(),
         .box_listed = box_contacts_.data(),
-        .box_listed_count = box_contacts_.size(),
         .boxes = box_records_.data(),
         .touch = touch_parameters_for(h),
         .box_touches = box_touching_.data(),
@@ -625,14 +631,14 @@ void particle_world::substep_in_bands(float h, const detail::kernel_table& kerne
         .pair_touches = pair_touching_.data(),
         .hold_fraction = separation_reach / static_cast<float>(options_.substeps),
         .cap = options_.max_correction_speed,
-        .listed_end = band_ends_.data(),
-        .box_touch_end = band_ends_.data() + bands,
+        .box_touch_end = band_box_touch_end_.data(),
         .touch_group_end = touch_group_end_.data(),
         .velocity_ok = band_velocity_ok_.data(),
     };
     kernels.world.substep_in_bands(slots(), s, band_scratch_.data());
-    box_touching_count_ = s.box_touch_count;
-    pair_touching_count_ = 0; // phase 6 is done; the touches are gone round the ring
+    // Phase 6 is done: the touches are used up (and the pairs' gone round the ring).
+    box_touching_count_ = 0;
+    pair_touching_count_ = 0;
 }
 
 void particle_world::substep(float h, const detail::kernel_table& kernels) {

@@ -77,8 +77,8 @@
 // next band's boxes, where without bands it takes every box and then every pair in
 // interleaved runs. Each phase reads what it read before: phase 3 records each pair's
 // approach speed from the velocities phase 1 left, since no impulse has reached its circles
-// yet. Bands need no list of their own: they are worked out when the groups change, in a
-// pass over the pairs (bands.hpp).
+// yet. Bands need no list of their own: they are worked out when the lists change, in a
+// pass over the pairs and one over the box contacts (bands.hpp).
 //
 // Deep piles (hundreds of circles deep) need shock_propagation to land and come to rest;
 // see world_options::shock_propagation.
@@ -364,12 +364,12 @@ private:
     detail::moved_circles relisted_;
     bool cells_current_ = false;
     listing_counts listings_;
-    // Bands (bands.hpp): the plan for the groups as they are (current while
+    // Bands (bands.hpp): the plan for the lists as they are (current while
     // bands_current_), room for the touches of the bands in flight, and scratch.
-    std::vector<std::uint32_t> band_group_end_, band_reach_, band_touch_start_;
+    std::vector<std::uint32_t> band_group_end_, band_reach_, band_touch_start_, band_listed_end_;
     std::size_t band_touch_room_ = 0;
     bool bands_current_ = false;
-    std::vector<std::uint32_t> band_ends_, touch_group_end_;
+    std::vector<std::uint32_t> band_box_touch_end_, touch_group_end_;
     std::vector<std::uint8_t> band_velocity_ok_;
     aligned_floats band_scratch_;
 };

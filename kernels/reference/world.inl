@@ -332,20 +332,15 @@ inline void substep_in_bands_loop(simdcollide::particles_view c,
                                   simdcollide::detail::band_substep& s, float* /*scratch*/) {
     namespace detail = simdcollide::detail;
     const detail::band_plan& plan = s.plan;
-    std::size_t listed = 0;
     std::size_t box_touching = 0;
-    std::size_t pair_touching = 0;
     const auto front = [&](std::size_t band) {
         const detail::band_range r = detail::band_circles(plan, c.count, band);
         integrate_loop(detail::sub_view(c, r), s.gravity_h_x, s.gravity_h_y, s.h,
                        s.moved_x + r.first, s.moved_y + r.first);
-        const std::size_t first_listed = listed;
-        while (listed < s.box_listed_count && s.box_listed[listed].a < r.end) {
-            ++listed;
-        }
-        s.listed_end[band] = static_cast<std::uint32_t>(listed);
-        box_touching += box_touches_loop(c, s.box_listed + first_listed, listed - first_listed,
-                                         s.boxes, s.touch, s.box_touches + box_touching);
+        const std::size_t first_listed = detail::first_of(plan.listed_end, band);
+        box_touching +=
+            box_touches_loop(c, s.box_listed + first_listed, plan.listed_end[band] - first_listed,
+                             s.boxes, s.touch, s.box_touches + box_touching);
         s.box_touch_end[band] = static_cast<std::uint32_t>(box_touching);
     };
     const auto separate = [&](std::size_t band) {
@@ -353,11 +348,9 @@ inline void substep_in_bands_loop(simdcollide::particles_view c,
         const detail::touch_recording record{s.touch, s.pair_touches};
         for (std::size_t g = detail::first_of(plan.group_end, band); g < plan.group_end[band];
              ++g) {
-            const std::size_t before = at;
             for (std::size_t k = detail::first_of(s.ends, g); k < s.ends[g]; ++k) {
                 separate_pair(c, s.pairs[k], s.mode, &record, at);
             }
-            pair_touching += at - before;
             s.touch_group_end[g] = static_cast<std::uint32_t>(at);
         }
     };
@@ -365,8 +358,9 @@ inline void substep_in_bands_loop(simdcollide::particles_view c,
         const detail::band_range r = detail::band_circles(plan, c.count, band);
         const simdcollide::particles_view f = detail::sub_view(c, r);
         hold_moves_loop(f, s.moved_x + r.first, s.moved_y + r.first, s.hold_fraction);
-        const std::size_t first_listed = detail::first_of(s.listed_end, band);
-        push_boxes_loop(c, s.box_listed + first_listed, s.listed_end[band] - first_listed, s.boxes);
+        const std::size_t first_listed = detail::first_of(plan.listed_end, band);
+        push_boxes_loop(c, s.box_listed + first_listed, plan.listed_end[band] - first_listed,
+                        s.boxes);
         gain_corrections_loop(f, s.moved_x + r.first, s.moved_y + r.first, s.touch.inverse_h,
                               s.cap);
     };
@@ -388,6 +382,4 @@ inline void substep_in_bands_loop(simdcollide::particles_view c,
         }
     };
     detail::run_bands(plan, c.count, front, separate, finish, respond);
-    s.box_touch_count = box_touching;
-    s.pair_touch_count = pair_touching;
 }

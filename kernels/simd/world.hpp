@@ -196,10 +196,7 @@ struct world {
                                  float* scratch) {
         float* const moving = scratch;
         const velocity_gain gain{u.inverse_h, u.cap};
-        for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
-            const auto [vx, vy] = gain.of(c, u.moved_x, u.moved_y, block);
-            velocity_records<Arch>::store_run(moving, block.first, {vx, vy}, lanes_in(block));
-        });
+        gain_into_records(c, u.moved_x, u.moved_y, gain, moving);
         respond_boxes(u.boxes, u.box_count, u.friction, moving);
         respond_packed(u.pairs, u.pair_count, u.friction, moving);
         unpack_velocities(moving, c.count, c.vx, c.vy);
@@ -225,9 +222,7 @@ struct world {
             return detail::band_circles(plan, c.count, band);
         };
         const bool restitution = s.touch.restitution != 0.0F;
-        std::size_t listed = 0;
         std::size_t box_touching = 0;
-        std::size_t pair_touching = 0;
         std::size_t approach_packed = 0; // bands whose velocities are in `approach`
         const velocity_gain gain{s.touch.inverse_h, s.cap};
         CC::with_mode(s.mode, [&](auto weighting) {
@@ -236,14 +231,10 @@ struct world {
                 const particles_view f = detail::sub_view(c, r);
                 integrate(f, s.gravity_h_x, s.gravity_h_y, s.h, s.moved_x + r.first,
                           s.moved_y + r.first);
-                const std::size_t first_listed = listed;
-                while (listed < s.box_listed_count && s.box_listed[listed].a < r.end) {
-                    ++listed;
-                }
-                s.listed_end[band] = static_cast<std::uint32_t>(listed);
-                box_touching +=
-                    world::box_touches(c, s.box_listed + first_listed, listed - first_listed,
-                                       s.boxes, s.touch, s.box_touches + box_touching);
+                const std::size_t first_listed = detail::first_of(plan.listed_end, band);
+                box_touching += world::box_touches(c, s.box_listed + first_listed,
+                                                   plan.listed_end[band] - first_listed, s.boxes,
+                                                   s.touch, s.box_touches + box_touching);
                 s.box_touch_end[band] = static_cast<std::uint32_t>(box_touching);
                 CC::pack(f.x, f.y, f.radius, f.inverse_mass, f.count, bodies + 4 * r.first);
                 s.velocity_ok[band] = !restitution && velocities_within_bound(f) ? 1 : 0;
@@ -275,7 +266,6 @@ struct world {
                             : recording_round_as<weighting(), false>(s.pairs, s.ends, g + 1, r,
                                                                      bodies, approach, g);
                     at += made;
-                    pair_touching += made;
                     s.touch_group_end[g] = static_cast<std::uint32_t>(at);
                 }
             };
@@ -284,17 +274,11 @@ struct world {
                 const particles_view f = detail::sub_view(c, r);
                 unpack_held(bodies + 4 * r.first, f,
                             {s.moved_x + r.first, s.moved_y + r.first, s.hold_fraction});
-                const std::size_t first_listed = detail::first_of(s.listed_end, band);
-                world::push_boxes(c, s.box_listed + first_listed, s.listed_end[band] - first_listed,
-                                  s.boxes);
-                float* const records_out = moving + 2 * r.first;
-                const float* const moved_x = s.moved_x + r.first;
-                const float* const moved_y = s.moved_y + r.first;
-                for_each_block_storing<Arch>(f.vx, f.count, [=](const auto& block) {
-                    const auto [vx, vy] = gain.of(f, moved_x, moved_y, block);
-                    velocity_records<Arch>::store_run(records_out, block.first, {vx, vy},
-                                                      lanes_in(block));
-                });
+                const std::size_t first_listed = detail::first_of(plan.listed_end, band);
+                world::push_boxes(c, s.box_listed + first_listed,
+                                  plan.listed_end[band] - first_listed, s.boxes);
+                gain_into_records(f, s.moved_x + r.first, s.moved_y + r.first, gain,
+                                  moving + 2 * r.first);
             };
             const auto respond_band = [&](std::size_t band) {
                 const std::size_t first_box = detail::first_of(s.box_touch_end, band);
@@ -314,8 +298,6 @@ struct world {
             };
             detail::run_bands(plan, c.count, front, separate, finish, respond_band);
         });
-        s.box_touch_count = box_touching;
-        s.pair_touch_count = pair_touching;
     }
 
     // Phase 6 for the touches of one group, in order: no two share a circle (pair_groups),
@@ -651,6 +633,19 @@ private:
             return {pick<Arch>(moves, vx + cx * scale, vx), pick<Arch>(moves, vy + cy * scale, vy)};
         }
     };
+
+    // Phase 5 for every circle of c into (vx, vy) records: each circle's velocity after the
+    // gain as its record, which is phase 6's pack done by the gain. Inlined, so that the
+    // loop keeps the views' pointers in registers (for_each_block_storing).
+    [[gnu::always_inline]] static void gain_into_records(const particles_view& c,
+                                                         const float* moved_x, const float* moved_y,
+                                                         const velocity_gain& gain,
+                                                         float* records_out) {
+        for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
+            const auto [vx, vy] = gain.of(c, moved_x, moved_y, block);
+            velocity_records<Arch>::store_run(records_out, block.first, {vx, vy}, lanes_in(block));
+        });
+    }
 
     // Reference respond_pairs_loop on the packed velocity records. Its order is a chain:
     // each contact sees the velocities the last left. But contacts that share no circle give
