@@ -24,6 +24,11 @@ namespace simdcollide::detail {
 /// of a few bands' room when the bands' reaches allow it, else each band at its pairs'
 /// offset, so that no two bands in flight share room); its circles' listed box contacts are
 /// [listed_end[k - 1], listed_end[k]) (from 0 for k = 0) of the list, which is by circle.
+/// What a substep keeps per circle only while the circle's band is in flight (its position
+/// after phase 1, and the records SIMD paths work on) is at ring_slot(circle): a ring of
+/// ring_mask + 1 entries, a power of two that holds every band in flight (so a band's
+/// entries are consecutive), when circles is a power of two and such a ring is smaller than
+/// the circles; else ring_mask is all ones and each circle has an entry of its own.
 struct band_plan {
     std::size_t circles = 0;
     std::size_t bands = 0;
@@ -31,6 +36,16 @@ struct band_plan {
     const std::uint32_t* reach = nullptr;
     const std::uint32_t* touch_start = nullptr;
     const std::uint32_t* listed_end = nullptr;
+    std::uint32_t ring_mask = ~std::uint32_t{0};
+
+    /// Where circle i's entry is in the ring.
+    [[nodiscard, gnu::always_inline]] std::size_t ring_slot(std::size_t i) const {
+        return i & ring_mask;
+    }
+    /// Entries the ring has for `count` circles.
+    [[nodiscard, gnu::always_inline]] std::size_t ring_room(std::size_t count) const {
+        return ring_mask == ~std::uint32_t{0} ? count : std::size_t{ring_mask} + 1;
+    }
 };
 
 /// Everything a substep in bands reads and writes besides the circles (world.cpp's
@@ -40,7 +55,7 @@ struct band_plan {
 struct band_substep {
     band_plan plan;
     float gravity_h_x, gravity_h_y, h; // phase 1
-    float* moved_x;                    // positions after phase 1, per circle
+    float* moved_x;                    // positions after phase 1, at plan.ring_slot
     float* moved_y;
     const circle_pair* box_listed; // (circle, box), by circle (plan.listed_end)
     const float* boxes;            // (min x, min y, max x, max y) records

@@ -9,6 +9,7 @@
 #include "pair_list.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -588,6 +589,14 @@ void particle_world::plan_bands() {
         }
         band_touch_room_ = ring * most_pairs;
     }
+    // What a substep keeps per circle while its band is in flight goes round a ring of the
+    // bands in flight, rounded up to a power of two, where a band is one (band_plan::
+    // ring_slot): with entries of their own for every circle, at 1 000 000 circles they were
+    // written back to memory and read again each substep.
+    band_ring_mask_ = ~std::uint32_t{0};
+    if (std::has_single_bit(per_band) && std::bit_ceil(ring) * per_band < n) {
+        band_ring_mask_ = static_cast<std::uint32_t>(std::bit_ceil(ring) * per_band - 1);
+    }
     bands_current_ = true;
 }
 
@@ -598,8 +607,16 @@ void particle_world::substep_in_bands(float h, const detail::kernel_table& kerne
         plan_bands();
     }
     const std::size_t bands = band_reach_.size();
-    moved_from_x_.resize(n);
-    moved_from_y_.resize(n);
+    const detail::band_plan plan{options_.circles_per_band,
+                                 bands,
+                                 band_group_end_.data(),
+                                 band_reach_.data(),
+                                 band_touch_start_.data(),
+                                 band_listed_end_.data(),
+                                 band_ring_mask_};
+    const std::size_t room = plan.ring_room(n);
+    moved_from_x_.resize(room);
+    moved_from_y_.resize(room);
     if (box_touching_.size() < box_contacts_.size()) {
         box_touching_.resize(box_contacts_.size());
     }
@@ -609,13 +626,12 @@ void particle_world::substep_in_bands(float h, const detail::kernel_table& kerne
     touch_group_end_.resize(grouper_.groups().ends().size());
     band_box_touch_end_.resize(bands);
     band_velocity_ok_.resize(bands);
-    if (band_scratch_.size() < 10 * n) {
-        band_scratch_ = aligned_floats(10 * n);
+    if (band_scratch_.size() < 10 * room) {
+        band_scratch_ = aligned_floats(10 * room);
     }
     const pair_groups& groups = grouper_.groups();
     detail::band_substep s{
-        .plan = {options_.circles_per_band, bands, band_group_end_.data(), band_reach_.data(),
-                 band_touch_start_.data(), band_listed_end_.data()},
+        .plan = plan,
         .gravity_h_x = options_.gravity_x * h,
         .gravity_h_y = options_.gravity_y * h,
         .h = h,

@@ -78,7 +78,9 @@
 // interleaved runs. Each phase reads what it read before: phase 3 records each pair's
 // approach speed from the velocities phase 1 left, since no impulse has reached its circles
 // yet. Bands need no list of their own: they are worked out when the lists change, in a
-// pass over the pairs and one over the box contacts (bands.hpp).
+// pass over the pairs and one over the box contacts (bands.hpp). What a band keeps per
+// circle while it is in flight goes round a ring of the bands in flight when
+// circles_per_band is a power of two (band_ring_entries()), so that it stays in cache.
 //
 // Deep piles (hundreds of circles deep) need shock_propagation to land and come to rest;
 // see world_options::shock_propagation.
@@ -281,6 +283,16 @@ public:
         std::size_t partial = 0;
     };
     [[nodiscard]] listing_counts listings() const noexcept { return listings_; }
+    /// Entries in the ring where substeps in bands keep what they need per circle while its
+    /// band is in flight (world_options::circles_per_band), as planned for the last step
+    /// that ran in bands: fewer than size() when the entries go round it, size() when each
+    /// circle has its own, 0 before any step in bands. For tests and diagnostics.
+    [[nodiscard]] std::size_t band_ring_entries() const noexcept {
+        if (band_reach_.empty()) {
+            return 0;
+        }
+        return band_ring_mask_ == ~std::uint32_t{0} ? size() : std::size_t{band_ring_mask_} + 1;
+    }
     /// What a substep of length h (time units) records its touches with, from the options
     /// (detail: for the benchmarks that time phases 3 and 6 alone as a step runs them).
     [[nodiscard]] detail::touch_parameters touch_parameters_for(float h) const;
@@ -365,9 +377,11 @@ private:
     bool cells_current_ = false;
     listing_counts listings_;
     // Bands (bands.hpp): the plan for the lists as they are (current while
-    // bands_current_), room for the touches of the bands in flight, and scratch.
+    // bands_current_), room for the touches of the bands in flight, the ring of per-circle
+    // entries (band_plan::ring_mask), and scratch.
     std::vector<std::uint32_t> band_group_end_, band_reach_, band_touch_start_, band_listed_end_;
     std::size_t band_touch_room_ = 0;
+    std::uint32_t band_ring_mask_ = ~std::uint32_t{0};
     bool bands_current_ = false;
     std::vector<std::uint32_t> band_box_touch_end_, touch_group_end_;
     std::vector<std::uint8_t> band_velocity_ok_;

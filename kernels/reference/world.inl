@@ -335,8 +335,9 @@ inline void substep_in_bands_loop(simdcollide::particles_view c,
     std::size_t box_touching = 0;
     const auto front = [&](std::size_t band) {
         const detail::band_range r = detail::band_circles(plan, c.count, band);
-        integrate_loop(detail::sub_view(c, r), s.gravity_h_x, s.gravity_h_y, s.h,
-                       s.moved_x + r.first, s.moved_y + r.first);
+        const std::size_t moved = plan.ring_slot(r.first);
+        integrate_loop(detail::sub_view(c, r), s.gravity_h_x, s.gravity_h_y, s.h, s.moved_x + moved,
+                       s.moved_y + moved);
         const std::size_t first_listed = detail::first_of(plan.listed_end, band);
         box_touching +=
             box_touches_loop(c, s.box_listed + first_listed, plan.listed_end[band] - first_listed,
@@ -357,12 +358,12 @@ inline void substep_in_bands_loop(simdcollide::particles_view c,
     const auto finish = [&](std::size_t band) {
         const detail::band_range r = detail::band_circles(plan, c.count, band);
         const simdcollide::particles_view f = detail::sub_view(c, r);
-        hold_moves_loop(f, s.moved_x + r.first, s.moved_y + r.first, s.hold_fraction);
+        const std::size_t moved = plan.ring_slot(r.first);
+        hold_moves_loop(f, s.moved_x + moved, s.moved_y + moved, s.hold_fraction);
         const std::size_t first_listed = detail::first_of(plan.listed_end, band);
         push_boxes_loop(c, s.box_listed + first_listed, plan.listed_end[band] - first_listed,
                         s.boxes);
-        gain_corrections_loop(f, s.moved_x + r.first, s.moved_y + r.first, s.touch.inverse_h,
-                              s.cap);
+        gain_corrections_loop(f, s.moved_x + moved, s.moved_y + moved, s.touch.inverse_h, s.cap);
     };
     const auto respond = [&](std::size_t band) {
         const float friction = s.touch.friction;

@@ -26,6 +26,16 @@ struct world {
     using F = floats<Arch>;
     using M = lanes<Arch>;
 
+    // Where a circle's record is: at its slot (whole), or at its entry in the bands' ring
+    // (band_plan::ring_slot).
+    struct whole {
+        [[gnu::always_inline]] std::uint32_t operator()(std::uint32_t i) const { return i; }
+    };
+    struct ring {
+        std::uint32_t mask;
+        [[gnu::always_inline]] std::uint32_t operator()(std::uint32_t i) const { return i & mask; }
+    };
+
     // Reference separate_in_order_loop. The circles packed as (x, y, radius, inverse mass)
     // records for the whole call; then each group's pairs 2 W at a time (two blocks per
     // round, as in circle_circle's pair list: two chains of square roots and divisions keep
@@ -211,13 +221,18 @@ struct world {
     // The recording round leaves the velocities out where it may (recording_round): for a
     // band, when restitution is 0 and every circle its pairs name has its velocity within
     // bound; else the velocities of those circles are packed first (they are still as
-    // phase 1 left them: see run_bands).
+    // phase 1 left them: see run_bands). Every record is at the circle's entry in the ring
+    // (band_plan::ring_slot), which at 1 000 000 circles keeps them in a core's cache from
+    // a band's packing to its unpacking, where records of their own for every circle were
+    // written back to memory and read again each substep.
     static void substep_in_bands(particles_view c, detail::band_substep& s, float* scratch) {
         using CC = circle_circle<Arch>;
-        float* const bodies = scratch;
-        float* const approach = scratch + std::size_t{4} * c.count;
-        float* const moving = scratch + std::size_t{8} * c.count;
         const detail::band_plan& plan = s.plan;
+        const std::size_t room = plan.ring_room(c.count);
+        float* const bodies = scratch;
+        float* const approach = scratch + std::size_t{4} * room;
+        float* const moving = scratch + std::size_t{8} * room;
+        const ring entry{plan.ring_mask};
         const auto circles_of = [&](std::size_t band) {
             return detail::band_circles(plan, c.count, band);
         };
@@ -229,14 +244,14 @@ struct world {
             const auto front = [&](std::size_t band) {
                 const detail::band_range r = circles_of(band);
                 const particles_view f = detail::sub_view(c, r);
-                integrate(f, s.gravity_h_x, s.gravity_h_y, s.h, s.moved_x + r.first,
-                          s.moved_y + r.first);
+                const std::size_t at = plan.ring_slot(r.first);
+                integrate(f, s.gravity_h_x, s.gravity_h_y, s.h, s.moved_x + at, s.moved_y + at);
                 const std::size_t first_listed = detail::first_of(plan.listed_end, band);
                 box_touching += world::box_touches(c, s.box_listed + first_listed,
                                                    plan.listed_end[band] - first_listed, s.boxes,
                                                    s.touch, s.box_touches + box_touching);
                 s.box_touch_end[band] = static_cast<std::uint32_t>(box_touching);
-                CC::pack(f.x, f.y, f.radius, f.inverse_mass, f.count, bodies + 4 * r.first);
+                CC::pack(f.x, f.y, f.radius, f.inverse_mass, f.count, bodies + 4 * at);
                 s.velocity_ok[band] = !restitution && velocities_within_bound(f) ? 1 : 0;
             };
             const auto separate = [&](std::size_t band) {
@@ -251,7 +266,7 @@ struct world {
                          ++b) {
                         const particles_view f = detail::sub_view(c, circles_of(b));
                         CC::pack(f.vx, f.vy, f.vx, f.vy, f.count,
-                                 approach + 4 * circles_of(b).first);
+                                 approach + 4 * plan.ring_slot(circles_of(b).first));
                     }
                     approach_packed = approach_packed > last ? approach_packed : last + 1;
                 }
@@ -262,9 +277,9 @@ struct world {
                     const std::size_t made =
                         approach_matters
                             ? recording_round_as<weighting(), true>(s.pairs, s.ends, g + 1, r,
-                                                                    bodies, approach, g)
+                                                                    bodies, approach, g, entry)
                             : recording_round_as<weighting(), false>(s.pairs, s.ends, g + 1, r,
-                                                                     bodies, approach, g);
+                                                                     bodies, approach, g, entry);
                     at += made;
                     s.touch_group_end[g] = static_cast<std::uint32_t>(at);
                 }
@@ -272,29 +287,28 @@ struct world {
             const auto finish = [&](std::size_t band) {
                 const detail::band_range r = circles_of(band);
                 const particles_view f = detail::sub_view(c, r);
-                unpack_held(bodies + 4 * r.first, f,
-                            {s.moved_x + r.first, s.moved_y + r.first, s.hold_fraction});
+                const std::size_t at = plan.ring_slot(r.first);
+                unpack_held(bodies + 4 * at, f, {s.moved_x + at, s.moved_y + at, s.hold_fraction});
                 const std::size_t first_listed = detail::first_of(plan.listed_end, band);
                 world::push_boxes(c, s.box_listed + first_listed,
                                   plan.listed_end[band] - first_listed, s.boxes);
-                gain_into_records(f, s.moved_x + r.first, s.moved_y + r.first, gain,
-                                  moving + 2 * r.first);
+                gain_into_records(f, s.moved_x + at, s.moved_y + at, gain, moving + 2 * at);
             };
             const auto respond_band = [&](std::size_t band) {
                 const std::size_t first_box = detail::first_of(s.box_touch_end, band);
                 respond_boxes(s.box_touches + first_box, s.box_touch_end[band] - first_box,
-                              s.touch.friction, moving);
+                              s.touch.friction, moving, entry);
                 const F mu(s.touch.friction);
                 std::size_t from = plan.touch_start[band];
                 for (std::size_t g = detail::first_of(plan.group_end, band);
                      g < plan.group_end[band]; ++g) {
-                    respond_in_group(s.pair_touches + from, s.touch_group_end[g] - from, mu,
-                                     moving);
+                    respond_in_group(s.pair_touches + from, s.touch_group_end[g] - from, mu, moving,
+                                     entry);
                     from = s.touch_group_end[g];
                 }
                 const detail::band_range r = circles_of(band);
-                unpack_velocities(moving + 2 * r.first, r.end - r.first, c.vx + r.first,
-                                  c.vy + r.first);
+                unpack_velocities(moving + 2 * plan.ring_slot(r.first), r.end - r.first,
+                                  c.vx + r.first, c.vy + r.first);
             };
             detail::run_bands(plan, c.count, front, separate, finish, respond_band);
         });
@@ -303,17 +317,17 @@ struct world {
     // Phase 6 for the touches of one group, in order: no two share a circle (pair_groups),
     // so W at a time give the same bits as one after another.
     static void respond_in_group(const detail::world_touch* touches, std::size_t count, const F& mu,
-                                 float* moving) {
+                                 float* moving, ring entry) {
         std::size_t k = 0;
         for (; k + width <= count; k += width) {
             const detail::world_touch* const first = touches + k;
             const auto lane = [=](std::size_t j) { return first + j; };
-            respond(lane, load_block(lane).fields, mu, moving);
+            respond(lane, load_block(lane).fields, mu, moving, entry);
         }
         for (; k < count; ++k) {
             const detail::world_touch* const one = touches + k;
             const auto alike = [=](std::size_t) { return one; }; // every lane alike
-            respond(alike, load_block(alike).fields, mu, moving);
+            respond(alike, load_block(alike).fields, mu, moving, entry);
         }
     }
 
@@ -418,9 +432,20 @@ private:
         typename records<Arch>::fields a;
         typename records<Arch>::fields b;
     };
-    [[gnu::always_inline]] static gathered gather_pair(const float* bodies, const pair_block& q) {
-        return {records<Arch>::load_inlined(bodies, q.first()),
-                records<Arch>::load_inlined(bodies, q.second())};
+    // A pair block's first (a) and second (b) circles' records, lane by lane.
+    template <class Entry>
+    [[gnu::always_inline]] static auto firsts(const pair_block& q, Entry entry) {
+        return [p = q.pairs, entry](std::size_t j) { return entry(p[j].a); };
+    }
+    template <class Entry>
+    [[gnu::always_inline]] static auto seconds(const pair_block& q, Entry entry) {
+        return [p = q.pairs, entry](std::size_t j) { return entry(p[j].b); };
+    }
+    template <class Entry = whole>
+    [[gnu::always_inline]] static gathered gather_pair(const float* bodies, const pair_block& q,
+                                                       Entry entry = {}) {
+        return {records<Arch>::load_inlined(bodies, firsts(q, entry)),
+                records<Arch>::load_inlined(bodies, seconds(q, entry))};
     }
     [[gnu::always_inline]] static contact_result contact_of(const gathered& g) {
         return circle_circle<Arch>::contact_of(g.a.f0, g.a.f1, g.a.f2, g.b.f0, g.b.f1, g.b.f2);
@@ -437,24 +462,27 @@ private:
                  pick<Arch>(s.moves_b, g.b.f1 + s.b_dy, g.b.f1), g.b.f2, g.b.f3}};
     }
     // The moved positions back into the records; radius and inverse mass do not change.
+    template <class Entry = whole>
     [[gnu::always_inline]] static void write_back(float* bodies, const pair_block& q,
-                                                  const gathered& moved) {
-        records<Arch>::store_first_two(bodies, q.first(), moved.a, q.count);
-        records<Arch>::store_first_two(bodies, q.second(), moved.b, q.count);
+                                                  const gathered& moved, Entry entry = {}) {
+        records<Arch>::store_first_two(bodies, firsts(q, entry), moved.a, q.count);
+        records<Arch>::store_first_two(bodies, seconds(q, entry), moved.b, q.count);
     }
 
     // One round of phase 3's loop: body(one, two) for each group's pairs, two blocks of W at
     // a time (circle_circle::for_each_pair_round), group after group; past the caches, the
-    // second circles' records fetched ahead (prefetch_seconds), across the groups' ends.
-    // Always inlined, and so is each body: GCC called them out of line, one call a block,
-    // from a first version of the recording round, and the 10 000-circle step took 1.09 to
-    // 1.12 ms against 0.95 to 1.00 ms inlined (alternating runs on an Intel Xeon).
+    // second circles' records fetched ahead (prefetch_seconds), across the groups' ends
+    // (not from a bands' ring, which is in cache). Always inlined, and so is each body: GCC
+    // called them out of line, one call a block, from a first version of the recording
+    // round, and the 10 000-circle step took 1.09 to 1.12 ms against 0.95 to 1.00 ms inlined
+    // (alternating runs on an Intel Xeon).
     template <class Body>
     [[gnu::always_inline]] static void
     for_each_pair_block(const circle_pair* pairs, const std::uint32_t* ends, std::size_t groups,
-                        const float* bodies, Body&& body, std::size_t first_group = 0) {
+                        const float* bodies, Body&& body, std::size_t first_group = 0,
+                        bool in_ring = false) {
         const std::size_t count = groups == 0 ? 0 : ends[groups - 1];
-        const bool fetch_ahead = count >= prefetch_pairs_from;
+        const bool fetch_ahead = !in_ring && count >= prefetch_pairs_from;
         std::size_t begin = first_group == 0 ? 0 : ends[first_group - 1];
         for (std::size_t g = first_group; g < groups; ++g) {
             circle_circle<Arch>::for_each_pair_round_inlined(
@@ -507,33 +535,34 @@ private:
     // recording_round, with (approach_matters) or without the velocities. Each round's two
     // blocks are gathered and worked out, then their touches written (the first block's
     // first: list order), then their circles.
-    template <separation_weighting mode, bool approach_matters>
+    // The records are at entry(slot): whole, or a bands' ring.
+    template <separation_weighting mode, bool approach_matters, class Entry = whole>
     static std::size_t recording_round_as(const circle_pair* pairs, const std::uint32_t* ends,
                                           std::size_t groups, const detail::touch_recording& record,
                                           float* bodies, const float* moving,
-                                          std::size_t first_group = 0) {
+                                          std::size_t first_group = 0, Entry entry = {}) {
         const pair_touch_constants constants(record.parameters);
         detail::world_touch* const touches = record.touches;
         std::size_t count = 0;
         for_each_pair_block(
             pairs, ends, groups, bodies,
             [&](const pair_block& one, const pair_block& two) __attribute__((always_inline)) {
-                const gathered a = gather_pair(bodies, one);
-                const gathered b = gather_pair(bodies, two);
+                const gathered a = gather_pair(bodies, one, entry);
+                const gathered b = gather_pair(bodies, two, entry);
                 const contact_result a_contact = contact_of(a);
                 const contact_result b_contact = contact_of(b);
                 const gathered a_moved = separated<mode>(a, a_contact);
                 const gathered b_moved = separated<mode>(b, b_contact);
-                write_touches(one,
-                              constants.template of<approach_matters>(one, a, a_contact, moving),
-                              touches, count);
-                write_touches(two,
-                              constants.template of<approach_matters>(two, b, b_contact, moving),
-                              touches, count);
-                write_back(bodies, one, a_moved);
-                write_back(bodies, two, b_moved);
+                write_touches(
+                    one, constants.template of<approach_matters>(one, a, a_contact, moving, entry),
+                    touches, count);
+                write_touches(
+                    two, constants.template of<approach_matters>(two, b, b_contact, moving, entry),
+                    touches, count);
+                write_back(bodies, one, a_moved, entry);
+                write_back(bodies, two, b_moved, entry);
             },
-            first_group);
+            first_group, std::is_same_v<Entry, ring>);
         return count;
     }
 
@@ -552,17 +581,17 @@ private:
             : restitution(p.restitution), friction(p.friction), inverse_h(p.inverse_h),
               down_x(p.down_x), down_y(p.down_y), shock_propagation(p.shock_propagation),
               shocks(p.shock_propagation != 0.0F) {}
-        template <bool approach_matters>
+        template <bool approach_matters, class Entry>
         [[gnu::always_inline]] pair_touch_block of(const pair_block& q, const gathered& g,
-                                                   const contact_result& k,
-                                                   const float* moving) const {
+                                                   const contact_result& k, const float* moving,
+                                                   Entry entry) const {
             using R = records<Arch>;
             const F zero(0.0F);
             const F one(1.0F);
             F target = restitution * zero;
             if constexpr (approach_matters) {
-                const typename R::fields va = R::load_inlined(moving, q.first());
-                const typename R::fields vb = R::load_inlined(moving, q.second());
+                const typename R::fields va = R::load_inlined(moving, firsts(q, entry));
+                const typename R::fields vb = R::load_inlined(moving, seconds(q, entry));
                 const F approach = (vb.f0 - va.f0) * k.normal_x + (vb.f1 - va.f1) * k.normal_y;
                 target = restitution * max_ps<Arch>(negate<Arch>(approach), zero);
             }
@@ -693,8 +722,9 @@ private:
     // other's records. The world lists a circle's boxes together, so a block ends early only
     // at a circle with two boxes in contact. The lanes past a short block repeat its last
     // contact, and are not written.
+    template <class Entry = whole>
     static void respond_boxes(const detail::world_touch* touches, std::size_t count, float friction,
-                              float* moving) {
+                              float* moving, Entry entry = {}) {
         using V = velocity_records<Arch>;
         const F mu(friction);
         const F zero(0.0F);
@@ -707,7 +737,7 @@ private:
             const detail::world_touch* const first = touches + k;
             const std::size_t last = lanes - 1;
             const auto lane = [=](std::size_t j) { return first + (j < last ? j : last); };
-            const auto circle = [=](std::size_t j) { return lane(j)->b; };
+            const auto circle = [=](std::size_t j) { return entry(lane(j)->b); };
             const touch_fields t = load_block(lane).fields;
             const typename V::fields v = V::load(moving, circle);
             const impulse p = impulse_of(t, v.vx, v.vy, mu, zero);
@@ -987,12 +1017,13 @@ private:
     // The reference's world_impulse_of and push_pair for the contacts at lane(j), on the
     // (vx, vy) records, with the touch's weights. Always inlined: GCC once called it out of
     // line from respond_pairs, and world/respond took 66.4-66.7 us against 63.0-64.1.
-    template <class Lane>
+    // The records are at entry(slot): whole, or a bands' ring.
+    template <class Lane, class Entry = whole>
     [[gnu::always_inline]] static void respond(Lane lane, const touch_fields& t, const F& friction,
-                                               float* moving) {
+                                               float* moving, Entry entry = {}) {
         using V = velocity_records<Arch>;
-        const auto first = [&](std::size_t j) { return lane(j)->a; };
-        const auto second = [&](std::size_t j) { return lane(j)->b; };
+        const auto first = [&](std::size_t j) { return entry(lane(j)->a); };
+        const auto second = [&](std::size_t j) { return entry(lane(j)->b); };
         const typename V::fields va = V::load(moving, first);
         const typename V::fields vb = V::load(moving, second);
         const F zero(0.0F);
