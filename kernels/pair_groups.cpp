@@ -64,6 +64,7 @@ const pair_groups& pair_grouper::group_chunks(std::span<const circle_pair> list,
                 : nullptr;
         const chunk_record* same = nullptr;
         std::size_t end = begin + 1;
+        std::uint32_t reach = 0;
         if (told && was != nullptr && block < blocks && changed[block] == 0 &&
             was->list_end - was->list_begin <= list.size() - begin) {
             same = was; // the caller says so: its length is the last call's
@@ -89,6 +90,7 @@ const pair_groups& pair_grouper::group_chunks(std::span<const circle_pair> list,
                 next_.ends_.push_back(
                     static_cast<std::uint32_t>(groups_.ends_[g] - same->list_begin + begin));
             }
+            reach = same->reach;
         } else {
             // Checked here, not in a pass of its own over the list: a chunk the same as last
             // time was checked then, against the same circle count. A throw leaves groups_,
@@ -96,9 +98,9 @@ const pair_groups& pair_grouper::group_chunks(std::span<const circle_pair> list,
             // and next_ and chunks_ are made again by the next call).
             detail::require_pair_list("pair_grouper::group", circle_count,
                                       list.subspan(begin, end - begin), begin);
-            colour_chunk(list.subspan(begin, end - begin), begin);
+            reach = colour_chunk(list.subspan(begin, end - begin), begin);
         }
-        chunks_.push_back({block, begin, end, ends_begin, next_.ends_.size()});
+        chunks_.push_back({block, begin, end, ends_begin, next_.ends_.size(), reach});
         begin = end;
     }
     if (told) {
@@ -119,8 +121,9 @@ const pair_groups& pair_grouper::group_chunks(std::span<const circle_pair> list,
 // with a colouring number in each entry, grouping took 178 us on the 10 000-circle pile's
 // pairs, without it 113 us). The lowest free colour is taken as a bit, ~taken & (taken + 1),
 // and its index worked out off that chain; measured alone, that gained nothing over
-// countr_one and a shift (123-129 against 126-128 us, alternating runs).
-void pair_grouper::colour_chunk(std::span<const circle_pair> chunk, std::size_t at) {
+// countr_one and a shift (123-129 against 126-128 us, alternating runs). Returns one past
+// the highest circle the chunk's pairs name.
+std::uint32_t pair_grouper::colour_chunk(std::span<const circle_pair> chunk, std::size_t at) {
     colour_.resize(chunk.size());
     // Raw pointers, held in registers: a store through the uint8_t colours could alias the
     // vectors' own pointers for all the compiler knows, and it would load them again.
@@ -138,8 +141,10 @@ void pair_grouper::colour_chunk(std::span<const circle_pair> chunk, std::size_t 
     // does (written back when it changes), so only the second circle's go through memory.
     std::uint32_t held = chunk[0].a;
     std::uint32_t held_colours = 0;
+    std::uint32_t highest = 0;
     for (std::size_t k = 0; k < chunk.size(); ++k) {
         const circle_pair q = chunk[k];
+        highest = std::max({highest, q.a, q.b});
         if (q.a != held) {
             colours[held] = held_colours;
             held = q.a;
@@ -162,6 +167,7 @@ void pair_grouper::colour_chunk(std::span<const circle_pair> chunk, std::size_t 
     close_colours(chunk.subspan(first), colour_of + first, at + first);
     forget(first, chunk.size());
     state_clear_ = true;
+    return highest + 1;
 }
 
 // A colouring's pairs into next_ from pair `at` on, by colour (a counting sort, stable), a

@@ -543,20 +543,29 @@ void particle_world::plan_bands() {
     band_listed_end_.assign(bands, 0);
     const std::span<const circle_pair> pairs = grouper_.groups().pairs();
     const std::span<const std::uint32_t> ends = grouper_.groups().ends();
-    std::size_t begin = 0;
-    for (std::size_t g = 0; g < ends.size(); ++g) {
-        if (ends[g] == begin) {
-            continue;
+    // A group's first pair has its lowest first circle (list order within a chunk); its
+    // reach is taken as its chunk's, which the grouper kept as it coloured. That is exact
+    // where bands hold whole chunks, and else at least the group's own, which only fronts
+    // bands and responds a little later (the same bits).
+    for (const pair_grouper::chunk_record& chunk : grouper_.chunks()) {
+        for (std::size_t g = chunk.ends_begin; g < chunk.ends_end; ++g) {
+            const std::size_t begin = g == 0 ? 0 : ends[g - 1];
+            if (ends[g] == begin) {
+                continue;
+            }
+            const std::size_t band = pairs[begin].a / per_band;
+            band_reach_[band] = std::max(band_reach_[band], chunk.reach);
+            band_group_end_[band] = static_cast<std::uint32_t>(g + 1);
+#ifndef NDEBUG
+            // Debug builds (the sanitizer job's among them) hold the kept reach to the pairs.
+            for (std::size_t k = begin; k < ends[g]; ++k) {
+                if (pairs[k].b >= band_reach_[band]) {
+                    throw std::logic_error("simdcollide::particle_world: a band's reach misses "
+                                           "a pair's circle");
+                }
+            }
+#endif
         }
-        // A group's first pair has its lowest first circle (list order within a chunk).
-        const std::size_t band = pairs[begin].a / per_band;
-        std::uint32_t reach = band_reach_[band];
-        for (std::size_t k = begin; k < ends[g]; ++k) {
-            reach = std::max(reach, pairs[k].b + 1);
-        }
-        band_reach_[band] = reach;
-        band_group_end_[band] = static_cast<std::uint32_t>(g + 1);
-        begin = ends[g];
     }
     std::size_t ring = 1;       // bands in flight at most
     std::size_t most_pairs = 0; // in one band

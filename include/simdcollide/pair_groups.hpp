@@ -93,13 +93,16 @@ private:
 
     // A chunk of a call: its pairs at [list_begin, list_end) of the list (the last call's
     // list is copied in last_list_, when it is kept) and of the result, its groups' ends at
-    // [ends_begin, ends_end) of the result's ends.
+    // [ends_begin, ends_end) of the result's ends, and one past the highest circle its pairs
+    // name (for the world's bands, which would otherwise look at every pair again).
     struct chunk_record {
         std::size_t block; // first circle / circles_per_chunk
         std::size_t list_begin, list_end;
         std::size_t ends_begin, ends_end;
+        std::uint32_t reach;
     };
-    void colour_chunk(std::span<const circle_pair> chunk, std::size_t at);
+    [[nodiscard]] std::span<const chunk_record> chunks() const noexcept { return last_chunks_; }
+    std::uint32_t colour_chunk(std::span<const circle_pair> chunk, std::size_t at);
     void close_colours(std::span<const circle_pair> pairs, const std::uint8_t* colour_of,
                        std::size_t at);
 

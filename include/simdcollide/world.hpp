@@ -77,8 +77,8 @@
 // next band's boxes, where without bands it takes every box and then every pair in
 // interleaved runs. Each phase reads what it read before: phase 3 records each pair's
 // approach speed from the velocities phase 1 left, since no impulse has reached its circles
-// yet. Bands need no list of their own: they are worked out when the lists change, in a
-// pass over the pairs and one over the box contacts (bands.hpp). What a band keeps per
+// yet. Bands need no list of their own: they are worked out when the lists change, from
+// the grouper's chunks and a pass over the box contacts (bands.hpp). What a band keeps per
 // circle while it is in flight goes round a ring of the bands in flight when
 // circles_per_band is a power of two (band_ring_entries()), so that it stays in cache.
 //
