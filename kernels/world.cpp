@@ -527,12 +527,12 @@ detail::touch_parameters particle_world::touch_parameters_for(float h) const {
 }
 
 // The bands of a substep (bands.hpp), for the lists as they are now: each band's groups,
-// reach and box contacts, and where its touches go. The touches go round a ring of a few bands'
-// room (as many as can be in flight: a band's touches live from its separation until the last band
-// its pairs reach is finished, and bands respond in order), so that at 1 000 000 circles they are
-// read back from a core's cache; when that ring would need more room than the pairs (a few bands
-// holding most of them), each band's touches go at its first pair's offset instead, which needs no
-// more than one per pair.
+// reach and box contacts, where its touches go, and the ring of per-circle entries. The touches go
+// round a ring of a few bands' room (as many as can be in flight: a band's touches live from its
+// separation until the last band its pairs reach is finished, and bands respond in order), so that
+// at 1 000 000 circles they are read back from a core's cache; when that ring would need more room
+// than the pairs (a few bands holding most of them), each band's touches go at its first pair's
+// offset instead, which needs no more than one per pair.
 void particle_world::plan_bands() {
     const std::size_t n = size();
     const std::size_t per_band = options_.circles_per_band;
@@ -602,10 +602,10 @@ void particle_world::plan_bands() {
     // bands in flight, rounded up to a power of two, where a band is one (band_plan::
     // ring_slot): with entries of their own for every circle, at 1 000 000 circles they were
     // written back to memory and read again each substep.
-    band_ring_mask_ = ~std::uint32_t{0};
-    if (std::has_single_bit(per_band) && std::bit_ceil(ring) * per_band < n) {
-        band_ring_mask_ = static_cast<std::uint32_t>(std::bit_ceil(ring) * per_band - 1);
-    }
+    const std::size_t ring_entries = std::bit_ceil(ring) * per_band;
+    band_ring_mask_ = std::has_single_bit(per_band) && ring_entries < n
+                          ? static_cast<std::uint32_t>(ring_entries - 1)
+                          : ~std::uint32_t{0};
     bands_current_ = true;
 }
 
@@ -667,14 +667,14 @@ void particle_world::substep_in_bands(float h, const detail::kernel_table& kerne
 }
 
 void particle_world::substep(float h, const detail::kernel_table& kernels) {
-    const particles_view p = slots();
-    const std::size_t n = size();
-    const detail::touch_parameters touch = touch_parameters_for(h);
     if (options_.circles_per_band != 0 && options_.separation_iterations == 1 &&
         options_.velocity_iterations == 1) {
         substep_in_bands(h, kernels);
         return;
     }
+    const particles_view p = slots();
+    const std::size_t n = size();
+    const detail::touch_parameters touch = touch_parameters_for(h);
 
     // 1. Semi-implicit Euler: velocity first, then position with the new velocity.
     moved_from_x_.resize(n);

@@ -144,13 +144,7 @@ inline void hold_moves_loop(simdcollide::particles_view c, const float* moved_x,
     }
 }
 
-// Phase 3: `rounds` passes over the pairs in list order, each pair separated (SPEC 3) from
-// the positions the pairs before it left. With a record, in the first round each pair in
-// contact (depth > 0) is recorded as its turn comes, before it is separated: its contact
-// from those positions, its approach speed from the velocities. The groups
-// (pair_groups.hpp) only tell the SIMD paths which pairs they may take side by side; one by
-// one, they change nothing. Then, unless `hold` is null, the hold.
-// Phase 3 for pair k = (i, j): recorded first (into touches[touching], counted) when
+// Phase 3 for one pair q = (i, j): recorded first (into touches[touching], counted) when
 // `record` is not null and the pair is in contact, then separated.
 inline void separate_pair(simdcollide::particles_view c, simdcollide::circle_pair q,
                           simdcollide::separation_weighting mode,
@@ -182,6 +176,12 @@ inline void separate_pair(simdcollide::particles_view c, simdcollide::circle_pai
     }
 }
 
+// Phase 3: `rounds` passes over the pairs in list order, each pair separated (SPEC 3) from
+// the positions the pairs before it left. With a record, in the first round each pair in
+// contact (depth > 0) is recorded as its turn comes, before it is separated: its contact
+// from those positions, its approach speed from the velocities. The groups
+// (pair_groups.hpp) only tell the SIMD paths which pairs they may take side by side; one by
+// one, they change nothing. Then, unless `hold` is null, the hold.
 inline std::size_t separate_in_order_loop(simdcollide::particles_view c,
                                           const simdcollide::circle_pair* pairs,
                                           const std::uint32_t* ends, std::size_t groups,

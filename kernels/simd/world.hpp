@@ -476,13 +476,13 @@ private:
     // called them out of line, one call a block, from a first version of the recording
     // round, and the 10 000-circle step took 1.09 to 1.12 ms against 0.95 to 1.00 ms inlined
     // (alternating runs on an Intel Xeon).
-    template <class Body>
+    template <class Body, class Entry = whole>
     [[gnu::always_inline]] static void
     for_each_pair_block(const circle_pair* pairs, const std::uint32_t* ends, std::size_t groups,
                         const float* bodies, Body&& body, std::size_t first_group = 0,
-                        bool in_ring = false) {
+                        Entry /*where the records are*/ = {}) {
         const std::size_t count = groups == 0 ? 0 : ends[groups - 1];
-        const bool fetch_ahead = !in_ring && count >= prefetch_pairs_from;
+        const bool fetch_ahead = std::is_same_v<Entry, whole> && count >= prefetch_pairs_from;
         std::size_t begin = first_group == 0 ? 0 : ends[first_group - 1];
         for (std::size_t g = first_group; g < groups; ++g) {
             circle_circle<Arch>::for_each_pair_round_inlined(
@@ -562,7 +562,7 @@ private:
                 write_back(bodies, one, a_moved, entry);
                 write_back(bodies, two, b_moved, entry);
             },
-            first_group, std::is_same_v<Entry, ring>);
+            first_group, entry);
         return count;
     }
 
