@@ -197,8 +197,9 @@ struct world_options {
     separation_weighting weighting = separation_weighting::inverse_mass;
     float max_correction_speed = 5.0F; ///< > 0, length / time: see step 5 above
     /// >= 0, length: how much further than a step's possible move each circle's pairs and
-    /// boxes are listed. Larger lists, made less often (see the top of this file).
-    float pair_margin = 0.05F;
+    /// boxes are listed. Larger lists, made less often (see the top of this file; why 0.08:
+    /// docs/world-design.md, "Lists").
+    float pair_margin = 0.08F;
     /// >= 1: passes of phase 6 (restitution and friction) per substep. More passes let a
     /// deep pile carry its weight (docs/world-design.md, "Deep piles before shock
     /// propagation"). Measured on the settled part of a 10 000-circle settle (steps 1 200
