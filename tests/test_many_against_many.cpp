@@ -868,13 +868,13 @@ TEST(particle_world, kept_lists_miss_no_contact) {
 
 // A partial relisting copies whole the chunks of the list (pair_groups.hpp) that can hold no
 // leaver's pair, and merges the rest; it must still drop every entry of a leaver whose
-// first circle is in an earlier chunk. Here three rows of 2 600 circles, so that a circle's
-// pairs with the row above sit two or three chunks before it in the list; one circle in
-// eight of the top row rises away from the rest, which do not move (no gravity), and is
-// relisted on most steps with none of its old partners. After every step the list holds
-// each pair in contact once, and no pair further apart than a listing allows: a pair is
-// listed within its circles' radii plus margins as listed, each circle within its margin
-// of where it was listed, and a margin here is at most a step's move at speed 2 plus
+// first circle is in an earlier chunk. Here three rows of 2 600 circles, so that a top-row
+// circle's pairs with the row below lie in the chunks of their first circles, two or three
+// chunks before its own; one circle in eight of the top row rises away from the rest, which
+// do not move (no gravity), and is relisted on most steps with none of its old partners. After
+// every step the list holds each pair in contact once, and no pair further apart than a listing
+// allows: a pair is listed within its circles' radii plus margins as listed, each circle within its
+// margin of where it was listed, and a margin here is at most a step's move at speed 2 plus
 // pair_margin. (Debug builds also check that no chunk copied whole holds a leaver's pair.)
 TEST(particle_world, a_relisting_drops_a_leavers_pairs_from_earlier_chunks) {
     constexpr std::size_t per_row = 2600;
