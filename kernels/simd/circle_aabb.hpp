@@ -122,8 +122,12 @@ struct circle_aabb {
 
     // The loops over pairs, one per kernel table entry (kernel_table.hpp).
 
+    // Six loads, four min/max and two stores a block: bound by the stores' lines, which it
+    // prefetches (prefetch_for_stores).
     static void closest_point(circles_cview c, aabbs_view b, points_view out) {
         for_each_block_storing<Arch>(out.x, c.count, [=](const auto& block) {
+            prefetch_for_stores<Arch>(block.first, c.count, out.x, out.y);
+            prefetch_near<Arch>(block.first, c.count, c.x, c.y, b.min_x, b.min_y, b.max_x, b.max_y);
             const closest_point_result s =
                 closest_point_of(block.load(c.x), block.load(c.y), block.load(b.min_x),
                                  block.load(b.min_y), block.load(b.max_x), block.load(b.max_y));
