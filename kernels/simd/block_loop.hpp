@@ -321,7 +321,33 @@ struct full_block {
     void store(float* field, const floats<Arch>& value) const {
         value.store_unaligned(field + first);
     }
+    // One byte of 0 or 1 a lane. On AVX2 and AVX-512 the lanes are narrowed to bytes in
+    // vector registers and stored at once, where going through lane_bits took a shift, an
+    // and, a multiply, an and and a store for every four lanes. Measured on the Intel Xeon
+    // (medians of 5, three alternating runs at 4 096 pairs): box overlap AVX2 2.32-2.34 ->
+    // 2.17-2.19 us, AVX-512 2.01-2.05 -> 1.42 us; circle overlap AVX2 1.32-1.34 -> 1.15-1.17
+    // us, AVX-512 1.25-1.26 -> 0.78-0.79 us. Four lanes (SSE2, NEON) keep the multiply.
     void store_mask(std::uint8_t* field, const lanes<Arch>& value) const {
+#if defined(__AVX512F__) // (objects without AVX-512 never see these intrinsics)
+        if constexpr (is_avx512<Arch>) {
+            // 1 in each set lane's 32 bits, then each lane's low byte (vpmovdb).
+            const __m512i ones = _mm512_maskz_mov_epi32(value.data, _mm512_set1_epi32(1));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(field + first), _mm512_cvtepi32_epi8(ones));
+            return;
+        }
+#endif
+#if defined(__AVX2__)
+        if constexpr (is_avx<Arch> && width == 8) {
+            // A set lane is all ones: its sign bit shifted down is 1. Packed 32 -> 16 -> 8 bits
+            // (unsigned saturation keeps 0 and 1), the low 8 bytes are the 8 lanes in order.
+            const __m256i ones = _mm256_srli_epi32(_mm256_castps_si256(value.data), 31);
+            const __m128i words =
+                _mm_packus_epi32(_mm256_castsi256_si128(ones), _mm256_extracti128_si256(ones, 1));
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(field + first),
+                             _mm_packus_epi16(words, words));
+            return;
+        }
+#endif
         const std::uint32_t bits = lane_bits<Arch>(value);
         for (std::size_t j = 0; j < width; j += 4) {
             const std::uint32_t bytes = one_byte_per_bit<Arch>((bits >> j) & 0xFU);
