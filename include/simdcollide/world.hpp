@@ -246,10 +246,10 @@ class particle_world {
 public:
     /// Steps between sorts of the circles into slots (the first step sorts too): often
     /// enough that circles that touch stay near in memory as a pile shifts, seldom enough
-    /// that the full listing each sort brings costs little. A step that sorts costs more
-    /// than the others (about a full listing and grouping more: at 1 000 000 circles some
-    /// 200 ms on the Intel Xeon, where a step takes 110 to 120), so a timing of a few steps
-    /// should span whole multiples of it.
+    /// that the full listing each sort brings costs little. A step that sorts also lists
+    /// every pair and groups them again (at 1 000 000 circles some 200 ms on top of a step's
+    /// 110 to 120 on the Intel Xeon), so a timing of a few steps should span whole
+    /// multiples of sort_every.
     static constexpr std::size_t sort_every = 32;
 
     /// Throws std::invalid_argument if an option is out of range (see world_options).

@@ -467,23 +467,26 @@ template <class Arch, class... Fields>
 }
 
 /// Software prefetch for a kernel bound by writing arrays it does not read, a few lines
-/// ahead, at every count: the arrays it writes for writing, and those it reads. On the Intel
-/// Xeon (family 6, model 207) a store that misses L1 waits for its line, and a loop that
-/// writes two of every eight arrays it touches waited on those lines even with every array
-/// in L2: closest_point at 4 096 pairs took 1.87 us on AVX2 without this and 1.10 to 1.14 us
-/// with it (the written lines alone gave 1.15 us), SSE2 2.09 against 1.42 us, AVX-512 1.21 to
-/// 1.24 against 1.11 to 1.12 us. The contact kernels, which compute far more between their
-/// stores, measured mixed with their five outputs prefetched (circle contact 13% faster on
-/// AVX2, 7% slower on AVX-512, no different on SSE2; box contact up to 4% slower on AVX2),
-/// so only closest_point calls it.
+/// ahead, at every count: the arrays it writes for writing, and those it reads. On the
+/// Intel Xeon (family 6, model 207) a store that misses L1 waits for its line, and a loop
+/// that writes two of every eight arrays it touches waited on those lines even with every
+/// array in L2: closest_point at 4 096 pairs took 1.85 to 1.89 us on AVX2 without this and
+/// 1.10 to 1.17 us with it in two sets of runs (the written lines alone gave 1.15 us), SSE2
+/// 2.09 to 2.14 against 1.42 us, AVX-512 1.21 to 1.26 against 1.11 to 1.12 us. The contact
+/// kernels, which compute far more between their stores, measured mixed with their five
+/// outputs prefetched (circle contact 13% faster on AVX2, 7% slower on AVX-512, no
+/// different on SSE2; box contact up to 4% slower on AVX2), so only closest_point calls it.
 inline constexpr std::size_t store_prefetch_distance = 64; // floats (4 lines); 32 to 128 alike
 
+/// The lines a kernel will write, store_prefetch_distance floats ahead.
 template <class Arch, class... Written>
 [[gnu::always_inline]] inline void prefetch_for_stores(std::size_t first, std::size_t count,
                                                        const Written*... written) {
     prefetch_lines<Arch, store_prefetch_distance, 1>(first, count, written...);
 }
 
+/// The lines a kernel will read, as near ahead as prefetch_for_stores (prefetch_ahead goes
+/// further, for memory).
 template <class Arch, class... Read>
 [[gnu::always_inline]] inline void prefetch_near(std::size_t first, std::size_t count,
                                                  const Read*... read) {
