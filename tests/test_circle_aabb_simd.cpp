@@ -134,6 +134,24 @@ TEST_P(circle_aabb_simd, push_out_over_a_million_pairs_matches_reference) {
     EXPECT_TRUE(got.x.guards_intact() && got.y.guards_intact());
 }
 
+// From 2^20 pairs contact prefetches its inputs and its five outputs (streams_from): the
+// same bits, to the last element, from an unaligned start and with a tail.
+TEST_P(circle_aabb_simd, contact_over_a_million_pairs_matches_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const std::size_t n = (std::size_t{1} << 20) + 13;
+    pair_scene scene(n, 1);
+    fill_random(scene, 78);
+    expect_long_contacts_match(
+        n,
+        [&](contacts_view out) {
+            return detail::reference_table().circle_aabb.contact(scene.circles(), scene.boxes(),
+                                                                 out, 0.0F);
+        },
+        [&](contacts_view out) {
+            return table.circle_aabb.contact(scene.circles(), scene.boxes(), out, 0.0F);
+        });
+}
+
 TEST_P(circle_aabb_simd, push_out_against_one_box_matches_reference_and_pairwise) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     for (const run_case& rc : cases()) {

@@ -128,6 +128,21 @@ TEST_P(circle_circle_simd, distance_squared_overlap_and_contact_match_reference)
     }
 }
 
+// From 2^20 pairs contact prefetches its inputs and its five outputs (streams_from): the
+// same bits, to the last element, from an unaligned start and with a tail.
+TEST_P(circle_circle_simd, contact_over_a_million_pairs_matches_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const std::size_t n = (std::size_t{1} << 20) + 13;
+    circle_pair_scene s(n, 1);
+    fill_random(s, 79);
+    expect_long_contacts_match(
+        n,
+        [&](contacts_view out) {
+            return detail::reference_table().circle_circle.contact(s.ca(), s.cb(), out);
+        },
+        [&](contacts_view out) { return table.circle_circle.contact(s.ca(), s.cb(), out); });
+}
+
 TEST_P(circle_circle_simd, aligned_separation_matches_reference_in_every_mode) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     for (const separation_weighting mode :

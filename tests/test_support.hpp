@@ -294,6 +294,23 @@ inline void expect_same_floats(std::span<const float> got, std::span<const float
                           << want[first];
 }
 
+/// A contact kernel over n pairs (long: one failure a field, naming the first element that
+/// differs) against the reference: `reference(out)` and `simd(out)` fill guarded outputs
+/// and return their counts, which must be equal and more than a tenth of n (the scene does
+/// touch), and every output bit must match.
+template <class Reference, class Simd>
+void expect_long_contacts_match(std::size_t n, Reference reference, Simd simd) {
+    guarded_contacts want(n, 1), got(n, 1);
+    const std::size_t want_count = reference(want.view());
+    EXPECT_EQ(simd(got.view()), want_count);
+    EXPECT_GT(want_count, n / 10);
+    const char* names[5] = {"normal_x", "normal_y", "depth", "point_x", "point_y"};
+    for (int f = 0; f < 5; ++f) {
+        expect_same_floats({got.field[f].data(), n}, {want.field[f].data(), n}, names[f]);
+        EXPECT_TRUE(got.field[f].guards_intact()) << names[f];
+    }
+}
+
 #define EXPECT_SAME_BITS(a, b, what, i)                                                            \
     EXPECT_EQ(::simdcollide::testing::bits(a), ::simdcollide::testing::bits(b))                    \
         << what << "[" << (i) << "]: " << (a) << " vs " << (b)

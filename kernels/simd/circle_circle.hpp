@@ -146,12 +146,21 @@ struct circle_circle {
     }
 
     static std::size_t contact(circles_cview a, circles_cview b, contacts_view out) {
-        return for_each_block_storing<Arch>(out.normal_x, a.count, [=](const auto& block) {
+        const auto touch = [=](const auto& block) {
             const contact_result k =
                 contact_of(block.load(a.x), block.load(a.y), block.load(a.radius), block.load(b.x),
                            block.load(b.y), block.load(b.radius));
             store_contact<Arch>(block, out, k);
             return k.hit;
+        };
+        if (a.count < streams_from) {
+            return for_each_block_storing<Arch>(out.normal_x, a.count, touch);
+        }
+        return for_each_block_storing<Arch>(out.normal_x, a.count, [=](const auto& block) {
+            prefetch_ahead<Arch>(block.first, a.count, a.x, a.y, a.radius, b.x, b.y, b.radius);
+            prefetch_ahead_for_stores<Arch>(block.first, a.count, out.normal_x, out.normal_y,
+                                            out.depth, out.point_x, out.point_y);
+            return touch(block);
         });
     }
 
