@@ -4,8 +4,8 @@
 // namespace of this file), so they agree bit for bit whenever the grid visits every box the
 // brute force would push with, in the same order. It does: candidates are visited in
 // ascending index, and a box that is not a candidate cannot be in contact (its cells do not
-// meet the circle's inflated bounding square). When a push moves the circle into another
-// range of cells, the candidates are gathered again, keeping only boxes after the current.
+// meet the circle's inflated bounding square). When a push moves the circle out of the cells
+// its candidates came from, they are looked up again, keeping only boxes after the current.
 #include <simdcollide/circle_aabb.hpp>
 #include <simdcollide/static_boxes.hpp>
 #include <simdcollide/validate.hpp>
@@ -31,6 +31,14 @@ namespace {
 
 // One push-out of the circle at (x, y) by one box: SPEC.md 5 and 7, as push_out_loop.
 bool push_one(float& x, float& y, float r, aabbs_view b, std::uint32_t k, float margin) {
+    // Most candidates are misses with the centre outside the box: contact_of's own test for
+    // that case (d2 > 0 and not d2 < reach^2), decided before its square root and division.
+    const float d2 = detail::static_boxes_impl::distance_squared_of(x, y, b.min_x[k], b.min_y[k],
+                                                                    b.max_x[k], b.max_y[k]);
+    const float reach = r + margin;
+    if (d2 > 0.0F && !(d2 < reach * reach)) {
+        return false;
+    }
     const detail::static_boxes_impl::contact_result c = detail::static_boxes_impl::contact_of(
         x, y, r, b.min_x[k], b.min_y[k], b.max_x[k], b.max_y[k], margin);
     if (c.hit && c.depth > 0.0F) {
@@ -43,7 +51,9 @@ bool push_one(float& x, float& y, float r, aabbs_view b, std::uint32_t k, float 
 
 struct cell_range {
     std::int64_t x0, y0, x1, y1;
-    bool operator==(const cell_range&) const = default;
+    [[nodiscard]] bool within(const cell_range& o) const {
+        return x0 >= o.x0 && x1 <= o.x1 && y0 >= o.y0 && y1 <= o.y1;
+    }
 };
 
 // How far beyond r + margin a box can be and still be in contact after float rounding of
@@ -59,9 +69,11 @@ float query_pad(float x, float y, float reach) {
 namespace {
 
 // Monotonic: a <= b implies cell(a) <= cell(b), which is what makes overlapping intervals
-// share a cell. NaN and -inf go to cell 0, +inf to the last.
-std::int64_t cell_of(float v, float origin, float size, std::int64_t count) {
-    const double t = (static_cast<double>(v) - origin) / size;
+// share a cell (rounded subtraction and multiplication by a positive constant are
+// monotonic; a multiplication, not a division by the size, as a query takes four). NaN and
+// -inf go to cell 0, +inf to the last.
+std::int64_t cell_of(float v, float origin, double cells_per_unit, std::int64_t count) {
+    const double t = (static_cast<double>(v) - origin) * cells_per_unit;
     if (!(t >= 0.0)) {
         return 0;
     }
@@ -97,35 +109,42 @@ static_box_grid::static_box_grid(aabbs_view boxes) {
         hi_y = std::max(hi_y, boxes.max_y[i]);
         extents[i] = std::max(boxes.max_x[i] - boxes.min_x[i], boxes.max_y[i] - boxes.min_y[i]);
     }
-    // Start from the median box size (most boxes then touch a few cells), but no finer than
-    // the area per box; then coarsen until the memory bound holds.
+    // Start from the median box size (most boxes then touch a few cells), but with blocks no
+    // smaller than the area per box (cells a quarter of it, the finest the cell bound allows);
+    // then coarsen until the memory bound holds.
     std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(n / 2),
                      extents.end());
     const double width = static_cast<double>(hi_x) - lo_x;
     const double height = static_cast<double>(hi_y) - lo_y;
-    double size =
-        std::max<double>(extents[n / 2], std::sqrt(width * height / static_cast<double>(n)));
+    const double finest = std::sqrt(width * height / (4.0 * static_cast<double>(n)));
+    double size = std::max<double>(extents[n / 2], finest);
     if (!(size > 0.0)) {
         size = std::max({width, height, 1.0});
     }
-    const double max_cells = 4.0 * static_cast<double>(n) + 64.0;
-    const double max_listings = 8.0 * static_cast<double>(n) + 1024.0;
+    const double max_cells = static_cast<double>(static_box_grid::cell_bound(n));
+    const double max_listings = static_cast<double>(static_box_grid::listing_bound(n));
+    // Block (bx, by) is the 2 x 2 cells from cell (bx, by) on; box i is listed in every block
+    // that meets a cell it overlaps.
+    const auto blocks_of = [&](std::size_t i) -> cell_range {
+        const std::int64_t cx0 = cell_of(boxes.min_x[i], origin_x_, cells_per_unit_, columns_);
+        const std::int64_t cy0 = cell_of(boxes.min_y[i], origin_y_, cells_per_unit_, rows_);
+        return {std::max<std::int64_t>(cx0 - 1, 0), std::max<std::int64_t>(cy0 - 1, 0),
+                cell_of(boxes.max_x[i], origin_x_, cells_per_unit_, columns_),
+                cell_of(boxes.max_y[i], origin_y_, cells_per_unit_, rows_)};
+    };
     for (;;) {
         const double columns = std::floor(width / size) + 1.0;
         const double rows = std::floor(height / size) + 1.0;
         if (columns * rows <= max_cells) {
             origin_x_ = lo_x;
             origin_y_ = lo_y;
-            cell_size_ = static_cast<float>(size);
+            cells_per_unit_ = 1.0 / size;
             columns_ = static_cast<std::int64_t>(columns);
             rows_ = static_cast<std::int64_t>(rows);
             double listings = 0.0;
             for (std::size_t i = 0; i < n && listings <= max_listings; ++i) {
-                const std::int64_t cx0 = cell_of(boxes.min_x[i], origin_x_, cell_size_, columns_);
-                const std::int64_t cx1 = cell_of(boxes.max_x[i], origin_x_, cell_size_, columns_);
-                const std::int64_t cy0 = cell_of(boxes.min_y[i], origin_y_, cell_size_, rows_);
-                const std::int64_t cy1 = cell_of(boxes.max_y[i], origin_y_, cell_size_, rows_);
-                listings += static_cast<double>((cx1 - cx0 + 1) * (cy1 - cy0 + 1));
+                const cell_range b = blocks_of(i);
+                listings += static_cast<double>((b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1));
             }
             if (listings <= max_listings) {
                 break;
@@ -134,36 +153,33 @@ static_box_grid::static_box_grid(aabbs_view boxes) {
         size *= 2.0;
     }
 
-    // Counting sort of (cell, box) listings, boxes ascending within each cell.
+    // Counting sort of (block, box) listings; boxes go in ascending, so each list is sorted.
     const auto cells = static_cast<std::size_t>(columns_ * rows_);
-    cell_start_.assign(cells + 1, 0);
+    block_start_.assign(cells + 1, 0);
     const auto each_listing = [&](auto&& visit) {
         for (std::size_t i = 0; i < n; ++i) {
-            const std::int64_t cx0 = cell_of(boxes_.min_x[i], origin_x_, cell_size_, columns_);
-            const std::int64_t cx1 = cell_of(boxes_.max_x[i], origin_x_, cell_size_, columns_);
-            const std::int64_t cy0 = cell_of(boxes_.min_y[i], origin_y_, cell_size_, rows_);
-            const std::int64_t cy1 = cell_of(boxes_.max_y[i], origin_y_, cell_size_, rows_);
-            for (std::int64_t cy = cy0; cy <= cy1; ++cy) {
-                for (std::int64_t cx = cx0; cx <= cx1; ++cx) {
-                    visit(static_cast<std::size_t>(cy * columns_ + cx),
+            const cell_range b = blocks_of(i);
+            for (std::int64_t by = b.y0; by <= b.y1; ++by) {
+                for (std::int64_t bx = b.x0; bx <= b.x1; ++bx) {
+                    visit(static_cast<std::size_t>(by * columns_ + bx),
                           static_cast<std::uint32_t>(i));
                 }
             }
         }
     };
-    each_listing([&](std::size_t cell, std::uint32_t) { ++cell_start_[cell + 1]; });
+    each_listing([&](std::size_t block, std::uint32_t) { ++block_start_[block + 1]; });
     for (std::size_t c = 0; c < cells; ++c) {
-        cell_start_[c + 1] += cell_start_[c];
+        block_start_[c + 1] += block_start_[c];
     }
-    listed_.resize(cell_start_[cells]);
-    std::vector<std::uint32_t> fill(cell_start_.begin(), cell_start_.end() - 1);
-    each_listing([&](std::size_t cell, std::uint32_t box) { listed_[fill[cell]++] = box; });
+    listed_.resize(block_start_[cells]);
+    std::vector<std::uint32_t> fill(block_start_.begin(), block_start_.end() - 1);
+    each_listing([&](std::size_t block, std::uint32_t box) { listed_[fill[block]++] = box; });
 }
 
 namespace {
 
 cell_range range_of(const float x, const float y, float reach, float origin_x, float origin_y,
-                    float size, std::int64_t columns, std::int64_t rows) {
+                    double cells_per_unit, std::int64_t columns, std::int64_t rows) {
     // Invalid circles get the cells of every box the brute force can push them with (both
     // found by fuzz_many). A non-finite centre or reach: every cell, since the brute force
     // can still push it (a NaN x clamps to a box's edge, and the push moves it along y). A
@@ -174,13 +190,23 @@ cell_range range_of(const float x, const float y, float reach, float origin_x, f
     }
     reach = std::max(reach, 0.0F);
     const float pad = query_pad(x, y, reach);
-    return {cell_of(x - reach - pad, origin_x, size, columns),
-            cell_of(y - reach - pad, origin_y, size, rows),
-            cell_of(x + reach + pad, origin_x, size, columns),
-            cell_of(y + reach + pad, origin_y, size, rows)};
+    return {cell_of(x - reach - pad, origin_x, cells_per_unit, columns),
+            cell_of(y - reach - pad, origin_y, cells_per_unit, rows),
+            cell_of(x + reach + pad, origin_x, cells_per_unit, columns),
+            cell_of(y + reach + pad, origin_y, cells_per_unit, rows)};
 }
 
 } // namespace
+
+// A circle's candidate boxes: ascending, without repeats, every box in the cells of the range
+// asked for (and perhaps others); `covered` is the cells whose boxes they hold, at least that
+// range.
+struct candidate_list {
+    const std::uint32_t* first;
+    const std::uint32_t* last;
+    cell_range covered;
+    bool in_place; // a block's list in the grid, not the scratch vector
+};
 
 // Grants the free functions below access to the grid's cells without making them public.
 class static_box_query {
@@ -188,30 +214,59 @@ public:
     explicit static_box_query(const static_box_grid& g) : g_(g) {}
 
     cell_range range(float x, float y, float reach) const {
-        return range_of(x, y, reach, g_.origin_x_, g_.origin_y_, g_.cell_size_, g_.columns_,
+        return range_of(x, y, reach, g_.origin_x_, g_.origin_y_, g_.cells_per_unit_, g_.columns_,
                         g_.rows_);
     }
 
-    // The boxes listed in `r`'s cells with index > `after` (all when after < 0), ascending.
-    void gather(const cell_range& r, std::int64_t after, std::vector<std::uint32_t>& out) const {
-        out.clear();
-        for (std::int64_t cy = r.y0; cy <= r.y1; ++cy) {
-            for (std::int64_t cx = r.x0; cx <= r.x1; ++cx) {
-                const auto cell = static_cast<std::size_t>(cy * g_.columns_ + cx);
-                for (std::uint32_t k = g_.cell_start_[cell]; k < g_.cell_start_[cell + 1]; ++k) {
+    // The boxes of `r`'s cells with index > `after` (all when after < 0). A range of at most
+    // 2 x 2 cells (a circle no wider than a cell) is one block's list, read in place: no
+    // copy, no sort. A wider one gathers the blocks that tile it into `scratch` and sorts.
+    [[gnu::always_inline]] candidate_list lookup(const cell_range& r, std::int64_t after,
+                                                 std::vector<std::uint32_t>& scratch) const {
+        if (r.x1 - r.x0 <= 1 && r.y1 - r.y0 <= 1) {
+            const std::size_t block = block_at(r.x0, r.y0);
+            const std::uint32_t* first = g_.listed_.data() + g_.block_start_[block];
+            const std::uint32_t* last = g_.listed_.data() + g_.block_start_[block + 1];
+            if (after >= 0) {
+                first = std::upper_bound(first, last, static_cast<std::uint32_t>(after));
+            }
+            return {first, last, tiled_by_blocks(r), true};
+        }
+        return gather(r, after, scratch);
+    }
+
+private:
+    // lookup for a range wider than a block, kept out of line: the block case is the one a
+    // query takes almost always, once per circle.
+    [[gnu::noinline]] candidate_list gather(const cell_range& r, std::int64_t after,
+                                            std::vector<std::uint32_t>& scratch) const {
+        scratch.clear();
+        for (std::int64_t by = r.y0; by <= r.y1; by += 2) {
+            for (std::int64_t bx = r.x0; bx <= r.x1; bx += 2) {
+                const std::size_t block = block_at(bx, by);
+                for (std::uint32_t k = g_.block_start_[block]; k < g_.block_start_[block + 1];
+                     ++k) {
                     if (static_cast<std::int64_t>(g_.listed_[k]) > after) {
-                        out.push_back(g_.listed_[k]);
+                        scratch.push_back(g_.listed_[k]);
                     }
                 }
             }
         }
-        if (!(r.x0 == r.x1 && r.y0 == r.y1)) { // one cell's listing is already ascending
-            std::sort(out.begin(), out.end());
-            out.erase(std::unique(out.begin(), out.end()), out.end());
-        }
+        std::sort(scratch.begin(), scratch.end());
+        scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
+        return {scratch.data(), scratch.data() + scratch.size(), tiled_by_blocks(r), false};
     }
 
-private:
+    [[nodiscard]] std::size_t block_at(std::int64_t bx, std::int64_t by) const {
+        return static_cast<std::size_t>(by * g_.columns_ + bx);
+    }
+
+    // The cells of the blocks from r's first cell on, every second one, up to r's last.
+    [[nodiscard]] cell_range tiled_by_blocks(const cell_range& r) const {
+        return {r.x0, r.y0, std::min(r.x0 + ((r.x1 - r.x0) | 1), g_.columns_ - 1),
+                std::min(r.y0 + ((r.y1 - r.y0) | 1), g_.rows_ - 1)};
+    }
+
     const static_box_grid& g_;
 };
 
@@ -222,7 +277,10 @@ void static_box_grid::candidates(float x, float y, float r, float margin,
         return;
     }
     const static_box_query q(*this);
-    q.gather(q.range(x, y, r + margin), -1, out);
+    const candidate_list list = q.lookup(q.range(x, y, r + margin), -1, out);
+    if (list.in_place) {
+        out.assign(list.first, list.last);
+    }
 }
 
 std::size_t push_out_all(circles_view c, const static_box_grid& grid, float margin) {
@@ -245,28 +303,27 @@ std::size_t push_out_all(circles_view c, const static_box_grid& grid, float marg
         return pushes;
     }
     const static_box_query q(grid);
-    std::vector<std::uint32_t> candidates;
+    std::vector<std::uint32_t> scratch;
     std::size_t pushes = 0;
     for (std::size_t i = 0; i < c.count; ++i) {
         float x = c.x[i];
         float y = c.y[i];
         const float r = c.radius[i];
         const float reach = r + margin;
-        cell_range range = q.range(x, y, reach);
-        q.gather(range, -1, candidates);
+        candidate_list list = q.lookup(q.range(x, y, reach), -1, scratch);
         bool moved = false;
-        for (std::size_t k = 0; k < candidates.size(); ++k) {
-            const std::uint32_t box = candidates[k];
+        const std::uint32_t* next = list.first;
+        while (next != list.last) {
+            const std::uint32_t box = *next++;
             if (!push_one(x, y, r, boxes, box, margin)) {
                 continue;
             }
             ++pushes;
             moved = true;
             const cell_range now = q.range(x, y, reach);
-            if (!(now == range)) { // new cells may hold later boxes it now touches
-                range = now;
-                q.gather(range, box, candidates);
-                k = static_cast<std::size_t>(-1); // restart at the first later box
+            if (!now.within(list.covered)) { // new cells may hold later boxes it now touches
+                list = q.lookup(now, box, scratch);
+                next = list.first;
             }
         }
         if (moved) {

@@ -94,7 +94,8 @@ void check_static_boxes(reader& r) {
         return; // an invalid box (a non-finite corner): refused, as documented
     }
     // The memory bound documented in static_boxes.hpp.
-    if (grid->cell_count() > 4 * box_count + 64 || grid->listing_count() > 8 * box_count + 1024) {
+    if (grid->cell_count() > static_box_grid::cell_bound(box_count) ||
+        grid->listing_count() > static_box_grid::listing_bound(box_count)) {
         fail("static_box_grid made " + std::to_string(grid->cell_count()) + " cells and " +
              std::to_string(grid->listing_count()) + " listings for " + std::to_string(box_count) +
              " boxes");
