@@ -84,11 +84,12 @@ struct touch_recording {
 };
 
 struct world_kernels_table {
-    /// A whole substep with a single separation round and a single velocity pass, in bands
-    /// (bands.hpp; world.hpp, "Bands"): phases 1 to 6 on `s`, run_bands' schedule. Writes
-    /// s's outputs and scratch. `scratch` holds 10 floats per entry of the plan's ring
-    /// (band_plan::ring_room), 16-byte aligned.
-    void (*substep_in_bands)(particles_view, band_substep& s, float* scratch);
+    /// s.substeps whole substeps with a single separation round and a single velocity pass,
+    /// in bands (bands.hpp; world.hpp, "Bands"): phases 1 to 6 on `s`,
+    /// run_substeps_in_bands' schedule. Writes s's outputs and scratch. `scratch` holds 10
+    /// floats per entry of the plan's ring (band_plan::ring_room), 16-byte aligned, for each
+    /// substep in flight, s.scratch_stride apart.
+    void (*substeps_in_bands)(particles_view, band_substep& s, float* scratch);
     /// Phase 3 (world.hpp): `rounds` passes over the pairs in order, each pair's separation
     /// applied at once, seeing the positions the pairs before it left (Gauss-Seidel). The
     /// pairs come in `groups` groups, group g ending at ends[g] (pair_groups.hpp): no two

@@ -208,8 +208,13 @@ void particle_world::step(float dt) {
         bands_current_ = false;
     }
     const float h = dt / static_cast<float>(options_.substeps);
-    for (int s = 0; s < options_.substeps; ++s) {
-        substep(h, kernels);
+    if (options_.circles_per_band != 0 && options_.separation_iterations == 1 &&
+        options_.velocity_iterations == 1) {
+        substeps_in_bands(h, kernels);
+    } else {
+        for (int s = 0; s < options_.substeps; ++s) {
+            substep(h, kernels);
+        }
     }
     scatter(kernels);
     ++steps_;
@@ -673,8 +678,12 @@ void particle_world::plan_bands() {
     bands_current_ = true;
 }
 
-// Phases 1 to 6 in bands (bands.hpp), for a single separation round and velocity pass.
-void particle_world::substep_in_bands(float h, const detail::kernel_table& kernels) {
+// Every substep's phases 1 to 6 in bands (bands.hpp), for a single separation round and
+// velocity pass. The substeps overlap (band_substep::in_flight) from
+// world_options::overlap_substeps_from circles on, where both the per-circle entries and
+// the pair touches go round rings, which each substep in flight then has of its own: a few
+// bands' room each. (Without the rings each would need room for every circle or pair.)
+void particle_world::substeps_in_bands(float h, const detail::kernel_table& kernels) {
     const std::size_t n = size();
     if (!bands_current_) {
         plan_bands();
@@ -688,28 +697,38 @@ void particle_world::substep_in_bands(float h, const detail::kernel_table& kerne
                                  band_listed_end_.data(),
                                  band_ring_mask_};
     const std::size_t room = plan.ring_room(n);
-    moved_from_x_.resize(room);
-    moved_from_y_.resize(room);
+    const bool rings =
+        band_ring_mask_ != ~std::uint32_t{0} && band_touch_room_ < grouper_.groups().pairs().size();
+    const std::size_t in_flight =
+        rings && n >= options_.overlap_substeps_from
+            ? std::min(static_cast<std::size_t>(options_.substeps), detail::most_substeps_in_flight)
+            : 1;
+    band_in_flight_ = in_flight;
+    moved_from_x_.resize(in_flight * room);
+    moved_from_y_.resize(in_flight * room);
     if (box_touching_.size() < box_contacts_.size()) {
         box_touching_.resize(box_contacts_.size());
     }
-    if (pair_touching_.size() < band_touch_room_) {
-        pair_touching_.resize(band_touch_room_);
+    if (pair_touching_.size() < in_flight * band_touch_room_) {
+        pair_touching_.resize(in_flight * band_touch_room_);
     }
     touch_group_end_.resize(grouper_.groups().ends().size());
     band_box_touch_end_.resize(bands);
     band_velocity_ok_.resize(bands);
-    if (band_scratch_.size() < 10 * room) {
-        band_scratch_ = aligned_floats(10 * room);
+    if (band_scratch_.size() < in_flight * 10 * room) {
+        band_scratch_ = aligned_floats(in_flight * 10 * room);
     }
     const pair_groups& groups = grouper_.groups();
     detail::band_substep s{
         .plan = plan,
+        .substeps = options_.substeps,
+        .in_flight = in_flight,
         .gravity_h_x = options_.gravity_x * h,
         .gravity_h_y = options_.gravity_y * h,
         .h = h,
         .moved_x = moved_from_x_.data(),
         .moved_y = moved_from_y_.data(),
+        .moved_stride = room,
         .box_listed = box_contacts_.data(),
         .boxes = box_records_.data(),
         .touch = touch_parameters_for(h),
@@ -718,24 +737,21 @@ void particle_world::substep_in_bands(float h, const detail::kernel_table& kerne
         .ends = groups.ends().data(),
         .mode = options_.weighting,
         .pair_touches = pair_touching_.data(),
+        .pair_touch_stride = band_touch_room_,
+        .scratch_stride = 10 * room,
         .hold_fraction = separation_reach / static_cast<float>(options_.substeps),
         .cap = options_.max_correction_speed,
         .box_touch_end = band_box_touch_end_.data(),
         .touch_group_end = touch_group_end_.data(),
         .velocity_ok = band_velocity_ok_.data(),
     };
-    kernels.world.substep_in_bands(slots(), s, band_scratch_.data());
+    kernels.world.substeps_in_bands(slots(), s, band_scratch_.data());
     // Phase 6 is done: the touches are used up (and the pairs' gone round the ring).
     box_touching_count_ = 0;
     pair_touching_count_ = 0;
 }
 
 void particle_world::substep(float h, const detail::kernel_table& kernels) {
-    if (options_.circles_per_band != 0 && options_.separation_iterations == 1 &&
-        options_.velocity_iterations == 1) {
-        substep_in_bands(h, kernels);
-        return;
-    }
     const particles_view p = slots();
     const std::size_t n = size();
     const detail::touch_parameters touch = touch_parameters_for(h);

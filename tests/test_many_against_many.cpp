@@ -756,29 +756,64 @@ TEST(particle_world, the_bands_ring_steps_to_the_bits_of_one_band) {
     expect_every_isa_steps_to(stepped_state(isa::reference, whole, 20), ringed, 20, true);
 }
 
+// 6 000 circles in a 60-wide container with two obstacles, in bands of 1 024 (6 bands, whose
+// per-circle entries and pair touches go round rings), stepped with `options` otherwise.
+particle_world ringed_scene(world_options options) {
+    options.shock_propagation = 0.5F;
+    options.circles_per_band = 1024;
+    particle_world world(options);
+    aabb_set boxes = open_container(60, 80);
+    boxes.push_back(aabb::from_origin_size(10, 20, 3, 1));
+    boxes.push_back(aabb::from_origin_size(35, 40, 1.5F, 2.5F));
+    world.set_boxes(boxes.view());
+    std::mt19937 rng(12);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    for (std::size_t i = 0; i < 6000; ++i) {
+        world.add_circle({0.5F + static_cast<float>(i % 59) + 0.2F * unit(rng),
+                          0.5F + static_cast<float>(i / 59) * 0.75F, 0.25F + 0.2F * unit(rng)},
+                         0.5F + unit(rng), unit(rng) - 0.5F, 0.0F);
+    }
+    return world;
+}
+
 // With boxes, the bits depend on the bands; in a ring they are still the reference's on
 // every instruction set, with restitution 0 (the recording round without the velocities)
 // and 0.6 (the velocities packed into the ring too).
 TEST(particle_world, every_instruction_set_steps_bands_in_a_ring_to_the_same_bits) {
     for (const float restitution : {0.0F, 0.6F}) {
         SCOPED_TRACE(restitution);
-        particle_world world(
-            {.restitution = restitution, .shock_propagation = 0.5F, .circles_per_band = 1024});
-        aabb_set boxes = open_container(60, 80);
-        boxes.push_back(aabb::from_origin_size(10, 20, 3, 1));
-        boxes.push_back(aabb::from_origin_size(35, 40, 1.5F, 2.5F));
-        world.set_boxes(boxes.view());
-        std::mt19937 rng(12);
-        std::uniform_real_distribution<float> unit(0.0F, 1.0F);
-        for (std::size_t i = 0; i < 6000; ++i) {
-            world.add_circle({0.5F + static_cast<float>(i % 59) + 0.2F * unit(rng),
-                              0.5F + static_cast<float>(i / 59) * 0.75F, 0.25F + 0.2F * unit(rng)},
-                             0.5F + unit(rng), unit(rng) - 0.5F, 0.0F);
-        }
+        const particle_world world = ringed_scene({.restitution = restitution});
         particle_world probe = world;
         probe.step(1.0F / 60.0F);
         ASSERT_LE(probe.band_ring_entries() * 2, probe.size()) << "the ring is not gone round";
+        ASSERT_EQ(probe.band_substeps_in_flight(), 1U);
         expect_every_isa_steps_alike(world, 20);
+    }
+}
+
+// Substeps in bands that overlap (world_options::overlap_substeps_from, here from 0
+// circles) give the bits of one after another, which is how the reference runs them: on
+// every instruction set, with restitution 0 and 0.6, and with 4 substeps (one wave) and 6
+// (a wave of 4, then one of 2). Catches a substep that fronts a band before the one before
+// it has responded that band, substeps in flight that share a ring or their touches, and
+// a wave that starts from the last one's state.
+TEST(particle_world, overlapping_substeps_step_to_the_bits_of_one_after_another) {
+    for (const float restitution : {0.0F, 0.6F}) {
+        for (const int substeps : {4, 6}) {
+            SCOPED_TRACE(::testing::Message()
+                         << "restitution " << restitution << ", substeps " << substeps);
+            world_options options;
+            options.substeps = substeps;
+            options.restitution = restitution;
+            const std::vector<float> want =
+                stepped_state(isa::reference, ringed_scene(options), 20);
+            options.overlap_substeps_from = 0;
+            const particle_world overlapping = ringed_scene(options);
+            particle_world probe = overlapping;
+            probe.step(1.0F / 60.0F);
+            ASSERT_EQ(probe.band_substeps_in_flight(), 4U);
+            expect_every_isa_steps_to(want, overlapping, 20, true);
+        }
     }
 }
 

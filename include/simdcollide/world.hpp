@@ -81,6 +81,9 @@
 // the grouper's chunks and a pass over the box contacts (bands.hpp). What a band keeps per
 // circle while it is in flight goes round a ring of the bands in flight when
 // circles_per_band is a power of two (band_ring_entries()), so that it stays in cache.
+// From world_options::overlap_substeps_from circles on, the substeps of a step overlap,
+// each a few bands behind the one before (each band of a substep after the same band of
+// the one before has finished with it), to the same bits.
 //
 // Deep piles (hundreds of circles deep) need shock_propagation to land and come to rest;
 // see world_options::shock_propagation.
@@ -239,6 +242,19 @@ struct world_options {
     /// 0.60 from step 700 to 1 000 in bands of 4096 against 0.03 to 0.24 without, which is
     /// why bands are not the default. The benchmark scene uses 4096.
     std::size_t circles_per_band = 0;
+    /// Circles from which substeps in bands overlap: up to 4 substeps run band by band
+    /// together, each a few bands behind the one before, so that a band's circles, pairs and
+    /// touches come from memory once for them all, where each substep read them all again.
+    /// The bits are the same either way (bands.hpp, run_substeps_in_bands); only the time
+    /// changes. Used where circles_per_band is a power of two and each substep's touches go
+    /// round a ring (the pairs of one band reach only a few bands on); each substep in flight
+    /// has rings of its own, and they leave the L2 cache sooner. So it pays once the pile no
+    /// longer fits in the last level of cache (some 60 bytes a circle), and costs before.
+    /// Measured on an AMD EPYC (Zen 5, 1 MiB L2 per core, 32 MiB L3; 2026-11-24,
+    /// world/step/dispatch, bands of 4096, overlapping against not, alternating runs):
+    /// 1 000 000 circles 67.7-69.5 ms a step against 73.2-74.9; 100 000 5.45-5.81 ms against
+    /// 5.34-5.58; 10 000 the same. Any value is valid (0: always).
+    std::size_t overlap_substeps_from = std::size_t{1} << 18;
 };
 
 /// Owns circles (position, radius, inverse mass, velocity) and static boxes, and steps them.
@@ -302,6 +318,10 @@ public:
         }
         return band_ring_mask_ == ~std::uint32_t{0} ? size() : std::size_t{band_ring_mask_} + 1;
     }
+    /// Substeps that ran in bands at once at most in the last step that ran in bands
+    /// (world_options::overlap_substeps_from): 1 where they ran one after another, 0 before
+    /// any step in bands. For tests and diagnostics.
+    [[nodiscard]] std::size_t band_substeps_in_flight() const noexcept { return band_in_flight_; }
     /// What a substep of length h (time units) records its touches with, from the options
     /// (detail: for the benchmarks that time phases 3 and 6 alone as a step runs them).
     [[nodiscard]] detail::touch_parameters touch_parameters_for(float h) const;
@@ -325,7 +345,7 @@ private:
     void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
     void substep(float h, const detail::kernel_table& kernels);
     void plan_bands();
-    void substep_in_bands(float h, const detail::kernel_table& kernels);
+    void substeps_in_bands(float h, const detail::kernel_table& kernels);
     void respond_in_passes(const particles_view& p, float friction);
     [[nodiscard]] std::span<const detail::world_touch> pair_touching() const noexcept {
         return {pair_touching_.data(), pair_touching_count_};
@@ -386,6 +406,7 @@ private:
     std::vector<std::uint32_t> band_group_end_, band_reach_, band_touch_start_, band_listed_end_;
     std::size_t band_touch_room_ = 0;
     std::uint32_t band_ring_mask_ = ~std::uint32_t{0};
+    std::size_t band_in_flight_ = 0; // band_substeps_in_flight()
     bool bands_current_ = false;
     std::vector<std::uint32_t> band_box_touch_end_, touch_group_end_;
     std::vector<std::uint8_t> band_velocity_ok_;

@@ -53,7 +53,7 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::respond_circle_circle_loop,
         },
         {
-            &reference_impl::substep_in_bands_loop,
+            &reference_impl::substeps_in_bands_loop,
             &reference_impl::separate_in_order_loop,
             &reference_impl::integrate_loop,
             &reference_impl::hold_moves_loop,

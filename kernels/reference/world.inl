@@ -324,27 +324,28 @@ inline void gain_and_respond_loop(simdcollide::particles_view c,
     respond_pairs_loop(c, u.pairs, u.pair_count, friction, scratch);
 }
 
-// A substep with a single separation round and a single velocity pass, on run_bands'
-// schedule (bands.hpp): each band fronted (phases 1 and 2), separated (phase 3, recording,
-// group by group), finished (the hold, phase 4, phase 5) and responded (phase 6: its box
-// touches, then its pair touches in list order) as the schedule says.
-inline void substep_in_bands_loop(simdcollide::particles_view c,
-                                  simdcollide::detail::band_substep& s, float* /*scratch*/) {
+// Substeps with a single separation round and a single velocity pass, on
+// run_substeps_in_bands' schedule (bands.hpp) one after another, whatever s.in_flight says
+// (so that the SIMD paths, which overlap them, are held to these bits): each band fronted
+// (phases 1 and 2), separated (phase 3, recording, group by group), finished (the hold,
+// phase 4, phase 5) and responded (phase 6: its box touches, then its pair touches in list
+// order) as the schedule says.
+inline void substeps_in_bands_loop(simdcollide::particles_view c,
+                                   simdcollide::detail::band_substep& s, float* /*scratch*/) {
     namespace detail = simdcollide::detail;
     const detail::band_plan& plan = s.plan;
-    std::size_t box_touching = 0;
-    const auto front = [&](std::size_t band) {
+    const auto front = [&](std::size_t /*slot*/, std::size_t band) {
         const detail::band_range r = detail::band_circles(plan, c.count, band);
         const std::size_t moved = plan.ring_slot(r.first);
         integrate_loop(detail::sub_view(c, r), s.gravity_h_x, s.gravity_h_y, s.h, s.moved_x + moved,
                        s.moved_y + moved);
         const std::size_t first_listed = detail::first_of(plan.listed_end, band);
-        box_touching +=
-            box_touches_loop(c, s.box_listed + first_listed, plan.listed_end[band] - first_listed,
-                             s.boxes, s.touch, s.box_touches + box_touching);
-        s.box_touch_end[band] = static_cast<std::uint32_t>(box_touching);
+        s.box_touch_end[band] = static_cast<std::uint32_t>(
+            first_listed + box_touches_loop(c, s.box_listed + first_listed,
+                                            plan.listed_end[band] - first_listed, s.boxes, s.touch,
+                                            s.box_touches + first_listed));
     };
-    const auto separate = [&](std::size_t band) {
+    const auto separate = [&](std::size_t /*slot*/, std::size_t band) {
         std::size_t at = plan.touch_start[band];
         const detail::touch_recording record{s.touch, s.pair_touches};
         for (std::size_t g = detail::first_of(plan.group_end, band); g < plan.group_end[band];
@@ -355,7 +356,7 @@ inline void substep_in_bands_loop(simdcollide::particles_view c,
             s.touch_group_end[g] = static_cast<std::uint32_t>(at);
         }
     };
-    const auto finish = [&](std::size_t band) {
+    const auto finish = [&](std::size_t /*slot*/, std::size_t band) {
         const detail::band_range r = detail::band_circles(plan, c.count, band);
         const simdcollide::particles_view f = detail::sub_view(c, r);
         const std::size_t moved = plan.ring_slot(r.first);
@@ -365,9 +366,9 @@ inline void substep_in_bands_loop(simdcollide::particles_view c,
                         s.boxes);
         gain_corrections_loop(f, s.moved_x + moved, s.moved_y + moved, s.touch.inverse_h, s.cap);
     };
-    const auto respond = [&](std::size_t band) {
+    const auto respond = [&](std::size_t /*slot*/, std::size_t band) {
         const float friction = s.touch.friction;
-        for (std::size_t k = detail::first_of(s.box_touch_end, band); k < s.box_touch_end[band];
+        for (std::size_t k = detail::first_of(plan.listed_end, band); k < s.box_touch_end[band];
              ++k) {
             const detail::world_touch t = s.box_touches[k];
             push_box(c, t, world_impulse_of(t, c.vx[t.b], c.vy[t.b], friction));
@@ -382,5 +383,5 @@ inline void substep_in_bands_loop(simdcollide::particles_view c,
                       world_impulse_of(t, c.vx[t.b] - c.vx[t.a], c.vy[t.b] - c.vy[t.a], friction));
         }
     };
-    detail::run_bands(plan, c.count, front, separate, finish, respond);
+    detail::run_substeps_in_bands(plan, c.count, s.substeps, 1, front, separate, finish, respond);
 }

@@ -42,7 +42,7 @@ const kernel_table& simd_table() noexcept {
             &simd::response<Arch>::circle_circle,
         },
         {
-            &simd::world<World>::substep_in_bands,
+            &simd::world<World>::substeps_in_bands,
             &simd::world<World>::separate_in_order,
             &simd::world<Arch>::integrate,
             &simd::world<Arch>::hold_moves,

@@ -125,10 +125,14 @@ std::uint64_t world_bits(const std::uint8_t* data, std::size_t size) {
     world_options o;
     // One byte for the substeps and bands (none, or 16, 32 or 48 circles: up to three
     // bands of the at most 48 circles; bands act only with one separation round and one
-    // velocity pass).
+    // velocity pass), and whether substeps in bands overlap (from 0 circles, where the rings
+    // allow it; else from the default, more circles than there are).
     const std::uint8_t substeps_and_bands = r.byte();
     o.substeps = 1 + substeps_and_bands % 4U;
     o.circles_per_band = 16U * ((substeps_and_bands / 4U) % 4U);
+    if ((substeps_and_bands & 0x10U) != 0) {
+        o.overlap_substeps_from = 0;
+    }
     o.separation_iterations = 1 + r.byte() % 3U;
     o.restitution = r.fraction_of(1.0F);
     o.friction = r.fraction_of(2.0F);
