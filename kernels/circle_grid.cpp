@@ -2,6 +2,8 @@
 #include "circle_grid.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 namespace simdcollide::detail {

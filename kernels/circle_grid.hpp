@@ -6,9 +6,10 @@
 #include <simdcollide/pair_finder.hpp>
 #include <simdcollide/soa.hpp>
 
+#include "query_pad.hpp"
+
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 namespace simdcollide::detail {
@@ -26,12 +27,6 @@ circle_grid circle_grid_for(circles_cview circles, float margin);
 /// a cell), copying their fields in that order, and lists those larger than r_small. Circles
 /// that are not pairable_circle are in no cell.
 void sort_into_cells(circles_cview circles, circle_cells& cells);
-
-/// How far beyond a reach two centres can be and still pass the d^2 < reach^2 test after
-/// float rounding: a tiny relative pad, so that a query rectangle is conservative.
-inline float query_pad(float x, float y, float reach) {
-    return (std::fabs(x) + std::fabs(y) + reach) * 1e-5F + std::numeric_limits<float>::min();
-}
 
 /// Whether a circle can be in a cell and a pair: a finite centre and a finite radius >= 0.
 /// Others are invalid input (a valid circle may still be NaN after a simulation blew up)

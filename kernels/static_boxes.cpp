@@ -11,12 +11,12 @@
 #include <simdcollide/validate.hpp>
 
 #include "arguments.hpp"
+#include "query_pad.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <stdexcept>
 
 namespace simdcollide {
@@ -55,12 +55,6 @@ struct cell_range {
         return x0 >= o.x0 && x1 <= o.x1 && y0 >= o.y0 && y1 <= o.y1;
     }
 };
-
-// How far beyond r + margin a box can be and still be in contact after float rounding of
-// d2: a tiny relative pad, so that the query square is conservative.
-float query_pad(float x, float y, float reach) {
-    return (std::fabs(x) + std::fabs(y) + reach) * 1e-5F + std::numeric_limits<float>::min();
-}
 
 } // namespace
 
@@ -189,7 +183,7 @@ cell_range range_of(const float x, const float y, float reach, float origin_x, f
         return {0, 0, columns - 1, rows - 1};
     }
     reach = std::max(reach, 0.0F);
-    const float pad = query_pad(x, y, reach);
+    const float pad = detail::query_pad(x, y, reach);
     return {cell_of(x - reach - pad, origin_x, cells_per_unit, columns),
             cell_of(y - reach - pad, origin_y, cells_per_unit, rows),
             cell_of(x + reach + pad, origin_x, cells_per_unit, columns),
