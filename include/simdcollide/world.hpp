@@ -249,7 +249,8 @@ struct world_options {
     /// changes. Used where circles_per_band is a power of two and each substep's touches go
     /// round a ring (the pairs of one band reach only a few bands on); each substep in flight
     /// has rings of its own, and they leave the L2 cache sooner. So it pays once the pile no
-    /// longer fits in the last level of cache (some 60 bytes a circle), and costs before.
+    /// longer fits in the last level of cache (some 50 bytes a circle in a packed pile), and
+    /// costs before.
     /// Measured on an AMD EPYC (Zen 5, 1 MiB L2 per core, 32 MiB L3; 2026-11-24,
     /// world/step/dispatch, bands of 4096, overlapping against not, alternating runs):
     /// 1 000 000 circles 67.7-69.5 ms a step against 73.2-74.9; 100 000 5.45-5.81 ms against
