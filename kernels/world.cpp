@@ -443,6 +443,26 @@ void particle_world::relist_leavers(float dt) {
                            const circle_pair*& next, const circle_pair* const last,
                            circle_pair* out, auto gone, auto on_change) {
         for (; from != to; ++from) {
+            // Runs of 8 that keep every entry and precede the next new one are copied as
+            // they are, tested without a branch per entry: most of a merged chunk is such
+            // runs (a relisted circle mostly finds the partners it had).
+            while (to - from >= 8 && (next == last || before(from[7], *next))) {
+                bool any_gone = false;
+                for (std::size_t k = 0; k < 8; ++k) {
+                    any_gone |= gone(from[k]);
+                }
+                if (any_gone) {
+                    break;
+                }
+                for (std::size_t k = 0; k < 8; ++k) {
+                    out[k] = from[k];
+                }
+                out += 8;
+                from += 8;
+            }
+            if (from == to) {
+                break;
+            }
             const circle_pair q = *from;
             while (next != last && before(*next, q)) {
                 on_change(*next);
@@ -559,6 +579,12 @@ void particle_world::relist_leavers(float dt) {
         merged_pairs_.resize(static_cast<std::size_t>(out - merged_pairs_.data()));
         pairs_.swap(merged_pairs_);
     }
+#ifndef NDEBUG
+    // Debug builds (the sanitizer job's among them) hold the merge to a full listing's order.
+    if (!std::is_sorted(pairs_.begin(), pairs_.end(), before)) {
+        throw std::logic_error("simdcollide::particle_world: relisted pairs out of order");
+    }
+#endif
 
     // Boxes: the leavers' entries made again.
     new_pairs_.clear();
@@ -575,6 +601,12 @@ void particle_world::relist_leavers(float dt) {
             [&](circle_pair q) { return is_leaver_[q.a] != 0; }, [](circle_pair) {});
         merged_box_contacts_.resize(static_cast<std::size_t>(end - merged_box_contacts_.data()));
         box_contacts_.swap(merged_box_contacts_);
+#ifndef NDEBUG
+        if (!std::is_sorted(box_contacts_.begin(), box_contacts_.end(), before)) {
+            throw std::logic_error("simdcollide::particle_world: relisted box contacts out of "
+                                   "order");
+        }
+#endif
     }
 }
 
