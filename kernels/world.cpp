@@ -442,16 +442,21 @@ void particle_world::relist_leavers(float dt) {
     const auto merge = [&](const circle_pair* from, const circle_pair* const to,
                            const circle_pair*& next, const circle_pair* const last,
                            circle_pair* out, auto gone, auto on_change) {
+        // Where entries go one by one at least until: past a run of 8 found to hold one that
+        // goes, so that the run is not tested again from each of its entries.
+        const circle_pair* one_by_one_until = from;
         for (; from != to; ++from) {
             // Runs of 8 that keep every entry and precede the next new one are copied as
             // they are, tested without a branch per entry: most of a merged chunk is such
             // runs (a relisted circle mostly finds the partners it had).
-            while (to - from >= 8 && (next == last || before(from[7], *next))) {
+            while (from >= one_by_one_until && to - from >= 8 &&
+                   (next == last || before(from[7], *next))) {
                 bool any_gone = false;
                 for (std::size_t k = 0; k < 8; ++k) {
                     any_gone |= gone(from[k]);
                 }
                 if (any_gone) {
+                    one_by_one_until = from + 8;
                     break;
                 }
                 for (std::size_t k = 0; k < 8; ++k) {
