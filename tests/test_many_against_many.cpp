@@ -861,6 +861,39 @@ TEST(particle_world, bands_of_any_size_step_a_pile_alike_in_physics) {
     return ::testing::AssertionSuccess();
 }
 
+// Whether the world keeps its lists as a full listing orders them: the pairs in slots with
+// a < b, and both lists strictly ascending by (a, b), no entry twice. The step relies on
+// it (a relisting's merge, the grouper's chunks, each band's offset in the box contacts);
+// the merge's fast path (world.cpp, relist_leavers) could break it without changing
+// which pairs are listed, and listed_pairs() sorts its copy, so this looks at the lists
+// themselves.
+::testing::AssertionResult lists_kept_in_order(const particle_world& world) {
+    const auto ascending = [](std::span<const circle_pair> list,
+                              const char* name) -> ::testing::AssertionResult {
+        for (std::size_t k = 1; k < list.size(); ++k) {
+            const circle_pair l = list[k - 1];
+            const circle_pair r = list[k];
+            if (!(l.a < r.a || (l.a == r.a && l.b < r.b))) {
+                return ::testing::AssertionFailure()
+                       << name << " entry " << k << ", (" << r.a << ", " << r.b << "), follows ("
+                       << l.a << ", " << l.b << ")";
+            }
+        }
+        return ::testing::AssertionSuccess();
+    };
+    const std::span<const circle_pair> pairs = world.pairs_in_slots();
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        if (!(pairs[k].a < pairs[k].b)) {
+            return ::testing::AssertionFailure()
+                   << "pair " << k << " is (" << pairs[k].a << ", " << pairs[k].b << ")";
+        }
+    }
+    if (::testing::AssertionResult r = ascending(pairs, "pairs_in_slots"); !r) {
+        return r;
+    }
+    return ascending(world.box_contacts_in_slots(), "box_contacts_in_slots");
+}
+
 // The kept lists miss no contact and list no pair twice: after every step, each pair of
 // circles in contact (by brute force) is one the step listed, with margins from 0.1 to 2
 // (lists made often, or almost never; with the narrowest, steps list everything, or only the few
@@ -891,6 +924,7 @@ TEST(particle_world, kept_lists_miss_no_contact) {
             contacts += contact.size();
             ASSERT_TRUE(each_contact_listed_once(world.listed_pairs(), contact))
                 << "margin " << margin << ", step " << s;
+            ASSERT_TRUE(lists_kept_in_order(world)) << "margin " << margin << ", step " << s;
         }
         EXPECT_GT(contacts, 180U * 100U) << "the pile settled into contact"; // about 300 a step
         if (margin == 0.1F) { // the narrow margin takes every kind of listing
@@ -941,6 +975,7 @@ TEST(particle_world, a_relisting_drops_a_leavers_pairs_from_earlier_chunks) {
         ASSERT_TRUE(each_contact_listed_once(
             listed, finder.find(circles_cview(q.x, q.y, q.radius, q.count))))
             << "step " << s;
+        ASSERT_TRUE(lists_kept_in_order(world)) << "step " << s;
         for (const circle_pair p : listed) {
             ASSERT_LE(std::hypot(q.x[p.a] - q.x[p.b], q.y[p.a] - q.y[p.b]), farthest)
                 << "step " << s << ": (" << p.a << ", " << p.b << ") listed from afar";

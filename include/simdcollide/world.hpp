@@ -302,6 +302,12 @@ public:
     /// until the next step.
     [[nodiscard]] std::span<const circle_pair> pairs_in_slots() const noexcept { return pairs_; }
     [[nodiscard]] const pair_groups& groups_in_slots() const noexcept { return grouper_.groups(); }
+    /// The listed circle-box entries as the step keeps them: (slot, box), where box indexes
+    /// boxes().boxes(), sorted by slot and then box. For tests and diagnostics; valid until
+    /// the next step.
+    [[nodiscard]] std::span<const circle_pair> box_contacts_in_slots() const noexcept {
+        return box_contacts_;
+    }
     /// How many steps since construction listed every circle (full) or only the few that
     /// would leave their margins (partial); the others kept their lists.
     struct listing_counts {
