@@ -599,8 +599,8 @@ template <class Arch, class Body>
 /// contact 1.4x as fast with AVX2: circle contact with AVX2 1.57-1.59 -> 1.39-1.43 us, with
 /// SSE2 3.40-3.43 -> 3.08-3.11 us, with AVX-512 0.93-0.94 -> 0.94-0.96 us; see separate for
 /// its own. Not used for the box kernels: there it gained nothing (box push-out with AVX2
-/// 2.21-2.27 against 2.19-2.30 us), their loops being bound by the other instructions they
-/// issue.
+/// 2.19-2.30 us with it, 2.20-2.27 without; GCC spilled what it carried), their loops
+/// likely bound by the other instructions they issue.
 template <class Arch, class Early, class Late>
 [[gnu::always_inline]] inline std::size_t
 for_each_block_pipelined(const void* stored, std::size_t count, Early early, Late late) {
