@@ -1,6 +1,8 @@
 // Sizing the uniform grid of circle centres (circle_grid.hpp).
 #include "circle_grid.hpp"
 
+#include "bulk_extent.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -29,6 +31,33 @@ float median_radius(const float* radius, std::size_t n, std::size_t step) {
     const auto middle = radii.begin() + static_cast<std::ptrdiff_t>(radii.size() / 2);
     std::nth_element(radii.begin(), middle, radii.end());
     return *middle;
+}
+
+// The bulk of the valid centres (bulk_extent), from every step-th circle.
+extent bulk_of(circles_cview c, std::size_t step, const extent& whole) {
+    std::vector<float> xs, ys;
+    xs.reserve(c.count / step + 1);
+    ys.reserve(c.count / step + 1);
+    for (std::size_t i = 0; i < c.count; i += step) {
+        if (pairable_circle(c.x[i], c.y[i], c.radius[i])) {
+            xs.push_back(c.x[i]);
+            ys.push_back(c.y[i]);
+        }
+    }
+    const extent bulk = bulk_extent(xs, ys, whole);
+    // Then the bounds of the centres inside it: one far circle leaves the others the grid
+    // they have without it.
+    extent tight{whole.hi_x, whole.hi_y, whole.lo_x, whole.lo_y};
+    for (std::size_t i = 0; i < c.count; ++i) {
+        const double x = c.x[i];
+        const double y = c.y[i];
+        if (pairable_circle(c.x[i], c.y[i], c.radius[i]) && x >= bulk.lo_x && x <= bulk.hi_x &&
+            y >= bulk.lo_y && y <= bulk.hi_y) {
+            tight = {std::min(tight.lo_x, x), std::min(tight.lo_y, y), std::max(tight.hi_x, x),
+                     std::max(tight.hi_y, y)};
+        }
+    }
+    return tight.lo_x <= tight.hi_x ? tight : bulk;
 }
 
 } // namespace
@@ -69,17 +98,27 @@ circle_grid circle_grid_for(circles_cview c, float margin) {
     // Neighbours within 2 r_small + margin are in adjacent cells; the small relative pad
     // keeps that true when float rounding lets d2 < reach^2 for a true distance a hair over.
     double size = (2.0 * grid.r_small + margin) * (1.0 + 1e-5) + 1e-30;
-    const double width = hi_x - lo_x;
-    const double height = hi_y - lo_y;
     const double max_cells = 2.0 * static_cast<double>(n) + 64.0;
-    if (grid.r_small == 0.0F && margin == 0.0F) {
-        size = std::max(std::max(width, height) / std::sqrt(static_cast<double>(n)), 1e-30);
+    const auto cells_of = [](const extent& e, double s) {
+        return (std::floor(e.width() / s) + 1.0) * (std::floor(e.height() / s) + 1.0);
+    };
+    extent covered{lo_x, lo_y, hi_x, hi_y};
+    // A few centres far from the rest would stretch the cells over everything: the grid
+    // then covers the bulk only, and those outside it fall into its edge cells (cells are
+    // clamped, so every pair is still found; see grid_shape).
+    if (cells_of(covered, size) > max_cells) {
+        covered = bulk_of(c, step, covered);
     }
-    while ((std::floor(width / size) + 1.0) * (std::floor(height / size) + 1.0) > max_cells) {
+    if (grid.r_small == 0.0F && margin == 0.0F) {
+        size = std::max(
+            std::max(covered.width(), covered.height()) / std::sqrt(static_cast<double>(n)), 1e-30);
+    }
+    while (cells_of(covered, size) > max_cells) {
         size *= 2.0;
     }
-    grid.shape = {lo_x, lo_y, size, static_cast<std::int64_t>(std::floor(width / size)) + 1,
-                  static_cast<std::int64_t>(std::floor(height / size)) + 1};
+    grid.shape = {covered.lo_x, covered.lo_y, size,
+                  static_cast<std::int64_t>(std::floor(covered.width() / size)) + 1,
+                  static_cast<std::int64_t>(std::floor(covered.height() / size)) + 1};
     return grid;
 }
 

@@ -17,6 +17,9 @@ namespace simdcollide::detail {
 /// The grid for these circles and margin: cells 2 r_small + margin wide, r_small twice
 /// the median radius (capped at the largest), coarsened until there are at most
 /// 2 n + 64 cells, so memory stays O(n) however skewed the radii or spread the centres.
+/// When cells of that size over every centre would be too many, the grid covers only the
+/// bulk of the centres (bulk_extent.hpp) and the few outside it lie in its edge cells, so
+/// that one far-away circle does not coarsen the cells of all the others.
 /// Above 4 096 circles the median is that of an evenly spaced sample of the radii, unless
 /// half or more of the circles are then above twice it (see circle_grid.cpp). Circles that
 /// are not pairable_circle are left out of the other measures (the largest radius, the

@@ -132,8 +132,11 @@ private:
 /// same search over them alone, with cells from their own median: O(n log n) at worst,
 /// however the radii spread; a circle whose reach covers many cells costs that many. Memory
 /// is O(circles) whatever the radii: each grid has at most 2 * circles + 64 cells,
-/// coarsened if the centres spread wider. The caller's indexing is kept: pairs name the
-/// caller's indices.
+/// coarsened if the centres spread wider. A few circles far from the rest (anywhere in the
+/// float range) do not coarsen it: the grid then covers the bulk of the centres (on each
+/// axis, the middle 62/64 of them widened by their own spread on both sides), and circles
+/// outside it are kept in its edge cells, where they cost a test against their cell's
+/// neighbours. The caller's indexing is kept: pairs name the caller's indices.
 ///
 /// Circles with a non-finite centre, or a radius that is negative or not finite (invalid
 /// input), are in no pair, here and in reference::find_pairs.
