@@ -14,6 +14,7 @@
 namespace simdcollide::bench::autovec {
 // minmax.inl first: the others use it.
 #include "reference/minmax.inl"
+#include "reference/weights.inl"
 
 #include "reference/circle_aabb.inl"
 #include "reference/circle_circle.inl"

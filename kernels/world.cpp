@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -23,6 +24,7 @@ namespace simdcollide {
 namespace detail::world_impl {
 // minmax.inl first: the others use it.
 #include "reference/minmax.inl"
+#include "reference/weights.inl"
 
 #include "reference/circle_aabb.inl"
 #include "reference/circle_circle.inl"
@@ -36,6 +38,13 @@ namespace impl = detail::world_impl;
 
 [[noreturn]] void refuse(const std::string& what) {
     throw std::invalid_argument("simdcollide::particle_world: " + what);
+}
+
+// A float as %g writes it (std::to_string writes 1e-9 as 0.000000).
+std::string number(float value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", static_cast<double>(value));
+    return text;
 }
 
 using impl::contact_impulse;
@@ -70,16 +79,14 @@ using impl::world_impulse_of;
 } // namespace
 
 particle_world::particle_world(world_options options) : options_(options) {
-    if (options.substeps < 1) {
-        refuse("substeps is " + std::to_string(options.substeps) + ", must be >= 1");
-    }
-    if (options.velocity_iterations < 1) {
-        refuse("velocity_iterations is " + std::to_string(options.velocity_iterations) +
-               ", must be >= 1");
-    }
-    if (options.separation_iterations < 1) {
-        refuse("separation_iterations is " + std::to_string(options.separation_iterations) +
-               ", must be >= 1");
+    for (const auto& [name, rounds] :
+         {std::pair{"substeps", options.substeps},
+          std::pair{"velocity_iterations", options.velocity_iterations},
+          std::pair{"separation_iterations", options.separation_iterations}}) {
+        if (rounds < 1 || rounds > world_options::max_rounds) {
+            refuse(std::string(name) + " is " + std::to_string(rounds) + ", must be from 1 to " +
+                   std::to_string(world_options::max_rounds));
+        }
     }
     if (options.circles_per_band % 16 != 0 || options.circles_per_band > (std::size_t{1} << 30)) {
         refuse("circles_per_band is " + std::to_string(options.circles_per_band) +
@@ -103,8 +110,12 @@ particle_world::particle_world(world_options options) : options_(options) {
         refuse("shock_propagation is " + std::to_string(options.shock_propagation) +
                ", must be in [0, 1]");
     }
-    if (!std::isfinite(options.gravity_x) || !std::isfinite(options.gravity_y)) {
-        refuse("gravity must be finite");
+    for (const auto& [name, g] :
+         {std::pair{"gravity_x", options.gravity_x}, std::pair{"gravity_y", options.gravity_y}}) {
+        if (!(std::fabs(g) <= world_options::max_gravity)) {
+            refuse(std::string(name) + " is " + number(g) + ", must be finite and within " +
+                   number(world_options::max_gravity) + " of 0");
+        }
     }
 }
 
@@ -176,8 +187,11 @@ particles_view particle_world::slots() noexcept {
 }
 
 void particle_world::step(float dt) {
-    if (!std::isfinite(dt) || !(dt > 0.0F)) {
-        refuse("time step is " + std::to_string(dt) + ", must be finite and > 0");
+    if (!(dt > 0.0F && dt <= max_time_step) ||
+        !(dt / static_cast<float>(options_.substeps) >= min_substep)) {
+        refuse("time step is " + number(dt) + ", must be finite, at most " + number(max_time_step) +
+               ", and at least " + number(min_substep) + " a substep (" +
+               std::to_string(options_.substeps) + " substeps)");
     }
     // Resolved before anything changes: the first call reads SIMDCOLLIDE_ISA and may throw
     // isa_unavailable, which then leaves the world as it was.

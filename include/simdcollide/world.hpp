@@ -186,11 +186,17 @@ struct touch_parameters {
 inline constexpr float separation_reach = 1.0F;
 
 /// How a world steps. The defaults suit particles of radius about 0.1 to 1 in metres.
+/// Every option has a range, checked by particle_world's constructor.
 struct world_options {
-    float gravity_x = 0.0F;   ///< length / time^2
-    float gravity_y = -9.81F; ///< length / time^2
-    int substeps = 4;         ///< >= 1: substeps per step
-    /// >= 1: rounds of separation in order (phase 3) per substep. A second round halves
+    /// The most substeps, separation_iterations and velocity_iterations accepted.
+    static constexpr int max_rounds = 1024;
+    /// The largest |gravity_x| and |gravity_y| accepted, length / time^2.
+    static constexpr float max_gravity = 1e6F;
+
+    float gravity_x = 0.0F;   ///< |gravity_x| <= max_gravity, length / time^2
+    float gravity_y = -9.81F; ///< |gravity_y| <= max_gravity, length / time^2
+    int substeps = 4;         ///< 1 to max_rounds: substeps per step
+    /// 1 to max_rounds: rounds of separation in order (phase 3) per substep. A second round halves
     /// the overlap left in a packed pile (see phase 3) and steadies deep piles ("Deep
     /// piles" in docs/world-design.md), at a sixth to a third more time a step on the
     /// 10 000-circle pile.
@@ -203,7 +209,7 @@ struct world_options {
     /// boxes are listed. Larger lists, made less often (see the top of this file; why 0.08:
     /// docs/world-design.md, "Lists").
     float pair_margin = 0.08F;
-    /// >= 1: passes of phase 6 (restitution and friction) per substep. More passes let a
+    /// 1 to max_rounds: passes of phase 6 (restitution and friction) per substep. More passes let a
     /// deep pile carry its weight (docs/world-design.md, "Deep piles before shock
     /// propagation"). Measured on the settled part of a 10 000-circle settle (steps 1 200
     /// to 1 800, medians of three runs), a second pass made steps 1.58x as long. (Measured
@@ -281,7 +287,15 @@ public:
     /// the first invalid box, and then keeps the previous boxes.
     void set_boxes(aabbs_view boxes);
 
-    /// Advances by dt (time units). Throws std::invalid_argument unless dt is finite and > 0.
+    /// The longest step and the shortest substep (dt / substeps) step() accepts, in time
+    /// units: within them 1 / h, gravity's speed and fall over a step and the velocity
+    /// update stay far from the float range's ends.
+    static constexpr float max_time_step = 1e4F;
+    static constexpr float min_substep = 1e-9F;
+
+    /// Advances by dt (time units). Throws std::invalid_argument, and changes nothing,
+    /// unless dt is finite, at most max_time_step, and dt / substeps is at least
+    /// min_substep.
     void step(float dt);
 
     [[nodiscard]] std::size_t size() const noexcept { return indexed_.x.size(); }

@@ -70,20 +70,24 @@ struct separation_result {
 };
 
 // SPEC 3: the centres move apart along n by depth in total: a by -n * depth * wa / (wa + wb),
-// b by +n * depth * wb / (wa + wb), computed as share = depth / (wa + wb), then n * (share * w).
-// Nothing moves when wa + wb == 0.
+// b by +n * depth * wb / (wa + wb), computed with the weights scaled where scale_weights
+// (weights.inl) says so, as share = depth / (wa + wb), then n * (share * w). Nothing moves when
+// wa + wb == 0.
 inline separation_result separation_of(simdcollide::separation_weighting mode, float ax, float ay,
                                        float ar, float aw, float bx, float by, float br, float bw) {
     separation_result s{};
     const circle_circle_contact c = circle_contact_of(ax, ay, ar, bx, by, br);
     const separation_weights w = separation_weights_of(mode, ar, aw, br, bw);
-    const float total = w.a + w.b;
+    float wa = w.a;
+    float wb = w.b;
+    scale_weights(wa, wb);
+    const float total = wa + wb;
     if (!c.hit || !(total > 0.0F)) {
         return s;
     }
     const float share = c.depth / total;
-    const float move_a = share * w.a;
-    const float move_b = share * w.b;
+    const float move_a = share * wa;
+    const float move_b = share * wb;
     s.moves_a = w.a > 0.0F;
     s.moves_b = w.b > 0.0F;
     s.a_dx = -(c.normal_x * move_a);

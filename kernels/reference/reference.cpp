@@ -19,6 +19,7 @@
 namespace simdcollide::detail::reference_impl {
 // minmax.inl first: the others use it.
 #include "reference/minmax.inl"
+#include "reference/weights.inl"
 
 #include "reference/circle_aabb.inl"
 #include "reference/circle_circle.inl"

@@ -9,7 +9,9 @@ struct impulse_result {
 };
 
 // The impulse for a contact with normal n from A to B, relative velocity v = vB - vA and
-// weights (inverse masses) wa, wb. See response.hpp for the formulas.
+// weights (inverse masses) wa, wb, scaled where scale_weights (weights.inl) says so by the
+// caller, which applies the impulse with the same scaled weights. See response.hpp for the
+// formulas.
 inline impulse_result impulse_of(float nx, float ny, float vx, float vy, float wa, float wb,
                                  simdcollide::response_parameters p) {
     impulse_result r{};
@@ -39,7 +41,9 @@ inline std::size_t respond_circle_aabb_loop(simdcollide::particles_view c,
                                             simdcollide::response_parameters p) {
     std::size_t count = 0;
     for (std::size_t i = 0; i < c.count; ++i) {
-        const float w = c.inverse_mass[i];
+        float unused = 0.0F;
+        float w = c.inverse_mass[i];
+        scale_weights(unused, w);
         const impulse_result r =
             impulse_of(k.normal_x[i], k.normal_y[i], c.vx[i], c.vy[i], 0.0F, w, p);
         if (r.responds) {
@@ -58,8 +62,9 @@ inline std::size_t respond_circle_circle_loop(simdcollide::particles_view a,
                                               simdcollide::response_parameters p) {
     std::size_t count = 0;
     for (std::size_t i = 0; i < a.count; ++i) {
-        const float wa = a.inverse_mass[i];
-        const float wb = b.inverse_mass[i];
+        float wa = a.inverse_mass[i];
+        float wb = b.inverse_mass[i];
+        scale_weights(wa, wb);
         const impulse_result r = impulse_of(k.normal_x[i], k.normal_y[i], b.vx[i] - a.vx[i],
                                             b.vy[i] - a.vy[i], wa, wb, p);
         if (r.responds) {

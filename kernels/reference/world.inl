@@ -43,7 +43,8 @@ inline simdcollide::detail::world_touch touch_of(std::uint32_t a, std::uint32_t 
                                                  float depth, float approach,
                                                  const simdcollide::detail::touch_parameters& p) {
     const float shock = shock_of(wa, wb, normal_x, normal_y, p);
-    const pair_weights w = shocked_weights(wa, wb, shock);
+    pair_weights w = shocked_weights(wa, wb, shock);
+    scale_weights(w.a, w.b);
     return {a,
             b,
             normal_x,

@@ -122,6 +122,33 @@ floats<Arch> negate(const floats<Arch>& a) {
     return xsimd::bitwise_xor(a, floats<Arch>(-0.0F));
 }
 
+/// The reference's weight_scale_of (reference/weights.inl) lane by lane: the power of two
+/// 2^(127 - e), e the larger weight's exponent taken within [1, 253], made from the bits.
+template <class Arch>
+floats<Arch> weight_scale_of(const floats<Arch>& wa, const floats<Arch>& wb) {
+    using F = floats<Arch>;
+    using ints = xsimd::batch<std::int32_t, Arch>;
+    const F exponent = xsimd::bitwise_and(max_ps<Arch>(wa, wb), F(__builtin_inff())); // 0x7F800000
+    const F power = max_ps<Arch>(min_ps<Arch>(exponent, F(0x1p126F)), F(0x1p-126F));
+    return xsimd::bitwise_cast<F>(ints(0x7F000000) - xsimd::bitwise_cast<ints>(power));
+}
+
+/// The reference's scale_weights (reference/weights.inl) lane by lane: the weights of lanes
+/// whose sum needs it scaled, the others kept as they are. Blocks of ordinary weights (all
+/// of them, in most simulations) take one test.
+template <class Arch>
+[[gnu::always_inline]] inline void scale_weights(floats<Arch>& wa, floats<Arch>& wb) {
+    using F = floats<Arch>;
+    const F total = wa + wb;
+    const lanes<Arch> ordinary =
+        (total <= F(0x1p24F)) & ((total >= F(0x1p-24F)) | (total == F(0.0F)));
+    if (!xsimd::all(ordinary)) {
+        const F scale = xsimd::select(ordinary, F(1.0F), weight_scale_of<Arch>(wa, wb));
+        wa = wa * scale;
+        wb = wb * scale;
+    }
+}
+
 /// a / b, correctly rounded, lane by lane. xsimd 8.1 gives neon64 no float division of its
 /// own: it falls back to 32-bit NEON's reciprocal estimate and Newton steps, which is close
 /// but not IEEE division, so the results would differ from the reference's.

@@ -116,11 +116,14 @@ struct circle_circle {
         const F zero(0.0F);
         wa = zero_where<Arch>(aw == zero, wa);
         wb = zero_where<Arch>(bw == zero, wb);
-        const F total = wa + wb;
+        F scaled_a = wa;
+        F scaled_b = wb;
+        scale_weights<Arch>(scaled_a, scaled_b);
+        const F total = scaled_a + scaled_b;
         const M moved = both<Arch>(c.hit, total > zero);
         const F share = divide<Arch>(c.depth, total);
-        const F move_a = share * wa;
-        const F move_b = share * wb;
+        const F move_a = share * scaled_a;
+        const F move_b = share * scaled_b;
         return {
             both<Arch>(moved, wa > zero),
             both<Arch>(moved, wb > zero),

@@ -46,7 +46,9 @@ struct response {
         return for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
             const F vx = block.load(c.vx);
             const F vy = block.load(c.vy);
-            const F w = block.load(c.inverse_mass);
+            F unused(0.0F);
+            F w = block.load(c.inverse_mass);
+            scale_weights<Arch>(unused, w);
             const impulse_result r = impulse_of(block.load(k.normal_x), block.load(k.normal_y), vx,
                                                 vy, F(0.0F), w, restitution, friction);
             block.store(c.vx, pick<Arch>(r.responds, vx + r.x * w, vx));
@@ -64,8 +66,9 @@ struct response {
             const F avy = block.load(a.vy);
             const F bvx = block.load(b.vx);
             const F bvy = block.load(b.vy);
-            const F wa = block.load(a.inverse_mass);
-            const F wb = block.load(b.inverse_mass);
+            F wa = block.load(a.inverse_mass);
+            F wb = block.load(b.inverse_mass);
+            scale_weights<Arch>(wa, wb);
             const impulse_result r =
                 impulse_of(block.load(k.normal_x), block.load(k.normal_y), bvx - avx, bvy - avy, wa,
                            wb, restitution, friction);

@@ -365,7 +365,8 @@ struct world {
     // fields gathered lane by lane, the boxes' records as records<Arch> does, the contact as
     // circle_aabb's (bit for bit the reference's where hit), and the lanes in contact written
     // in order, branch-free (the end of the output advances only past them). For a box the
-    // touch's weights are +0 and the circle's (no shock: the box is static), its total 0 + w.
+    // touch's weights are +0 and the circle's (no shock: the box is static), scaled where the
+    // reference's touch_of scales them (scale_weights), their total 0 + w.
     static std::size_t box_touches(particles_view c, const circle_pair* listed, std::size_t count,
                                    const float* boxes, const detail::touch_parameters& p,
                                    detail::world_touch* touches) {
@@ -377,7 +378,9 @@ struct world {
         for (std::size_t k = 0; k < count; k += width) {
             const std::size_t lanes = count - k < width ? count - k : width;
             const box_block q = load_box_block(c, listed + k, lanes, boxes);
-            const F w = gather(c.inverse_mass, q.circle);
+            F unused = zero;
+            F w = gather(c.inverse_mass, q.circle);
+            scale_weights<Arch>(unused, w);
             const F approach = gather(c.vx, q.circle) * q.contact.normal_x +
                                gather(c.vy, q.circle) * q.contact.normal_y;
             const F inverse_total = inverse_total_of(zero, w);
@@ -636,6 +639,7 @@ private:
                 wa = wa * (one + min_ps<Arch>(shock, zero));
                 wb = wb * (one - max_ps<Arch>(shock, zero));
             }
+            scale_weights<Arch>(wa, wb);
             const F inverse_total = inverse_total_of(wa, wb);
             return {{k.normal_x, k.normal_y, wa, wb, target,
                      friction * (k.depth * inverse_h) * inverse_total},
