@@ -1,6 +1,7 @@
 #include "arguments.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,35 @@ void require_fields(const char* kernel, const char* what, std::size_t count,
             throw std::invalid_argument(std::string("simdcollide::") + kernel + ": " + what +
                                         " has a null array for " + std::to_string(count) +
                                         " elements");
+        }
+    }
+}
+
+void require_apart(const char* kernel, std::initializer_list<array_use> arrays, in_place same) {
+    for (const array_use* w = arrays.begin(); w != arrays.end(); ++w) {
+        if (!w->written || w->data == nullptr || w->count == 0) {
+            continue;
+        }
+        const auto w_begin = reinterpret_cast<std::uintptr_t>(w->data);
+        const std::uintptr_t w_end = w_begin + w->count * w->element_bytes;
+        for (const array_use* o = arrays.begin(); o != arrays.end(); ++o) {
+            if (o == w || o->data == nullptr || o->count == 0 || (o->written && o < w)) {
+                continue; // two written arrays are compared once
+            }
+            const auto o_begin = reinterpret_cast<std::uintptr_t>(o->data);
+            const std::uintptr_t o_end = o_begin + o->count * o->element_bytes;
+            if (w_begin >= o_end || o_begin >= w_end) {
+                continue;
+            }
+            const bool same_array = w_begin == o_begin && w_end == o_end;
+            if (same_array && !o->written && same == in_place::allowed) {
+                continue;
+            }
+            throw std::invalid_argument(
+                std::string("simdcollide::") + kernel + ": " + w->name + " (written) and " +
+                o->name + (o->written ? " (written)" : " (read)") +
+                (same_array ? " are the same array" : " overlap in memory") +
+                ", and the result would depend on the order of the writes");
         }
     }
 }

@@ -16,11 +16,36 @@ void check_pairs(const char* kernel, circles_cview c, aabbs_view b, bool needs_r
     detail::require_fields(kernel, "boxes", b.count, {b.min_x, b.min_y, b.max_x, b.max_y});
 }
 
+// The circles' centres and the boxes, read by every kernel here.
+#define SIMDCOLLIDE_CIRCLE_BOX_READS(c, b)                                                         \
+    detail::reads("circles.x", (c).x, (c).count), detail::reads("circles.y", (c).y, (c).count),    \
+        detail::reads("boxes.min_x", (b).min_x, (b).count),                                        \
+        detail::reads("boxes.min_y", (b).min_y, (b).count),                                        \
+        detail::reads("boxes.max_x", (b).max_x, (b).count),                                        \
+        detail::reads("boxes.max_y", (b).max_y, (b).count)
+
+void require_contacts_apart(const char* kernel, circles_cview c, aabbs_view b, contacts_view out) {
+    detail::require_apart(kernel,
+                          {SIMDCOLLIDE_CIRCLE_BOX_READS(c, b),
+                           detail::reads("circles.radius", c.radius, c.count),
+                           detail::writes("out.normal_x", out.normal_x, out.count),
+                           detail::writes("out.normal_y", out.normal_y, out.count),
+                           detail::writes("out.depth", out.depth, out.count),
+                           detail::writes("out.point_x", out.point_x, out.count),
+                           detail::writes("out.point_y", out.point_y, out.count)},
+                          detail::in_place::allowed);
+}
+
 void closest_point_with(const detail::kernel_table& t, circles_cview c, aabbs_view b,
                         points_view out) {
     check_pairs("closest_point", c, b, false);
     detail::require_count("closest_point", "out", c.count, out.count);
     detail::require_fields("closest_point", "out", out.count, {out.x, out.y});
+    detail::require_apart("closest_point",
+                          {SIMDCOLLIDE_CIRCLE_BOX_READS(c, b),
+                           detail::writes("out.x", out.x, out.count),
+                           detail::writes("out.y", out.y, out.count)},
+                          detail::in_place::allowed);
     t.circle_aabb.closest_point(c, b, out);
 }
 
@@ -28,6 +53,10 @@ void distance_squared_with(const detail::kernel_table& t, circles_cview c, aabbs
                            std::span<float> out) {
     check_pairs("distance_squared", c, b, false);
     detail::require_count("distance_squared", "out", c.count, out.size());
+    detail::require_apart(
+        "distance_squared",
+        {SIMDCOLLIDE_CIRCLE_BOX_READS(c, b), detail::writes("out", out.data(), out.size())},
+        detail::in_place::allowed);
     t.circle_aabb.distance_squared(c, b, out.data());
 }
 
@@ -36,6 +65,11 @@ std::size_t overlap_with(const detail::kernel_table& t, circles_cview c, aabbs_v
     check_pairs("overlap", c, b, true);
     detail::require_count("overlap", "mask", c.count, mask.size());
     detail::require_margin("overlap", margin);
+    detail::require_apart("overlap",
+                          {SIMDCOLLIDE_CIRCLE_BOX_READS(c, b),
+                           detail::reads("circles.radius", c.radius, c.count),
+                           {"mask", mask.data(), mask.size(), 1, true}},
+                          detail::in_place::allowed);
     return t.circle_aabb.overlap(c, b, c.count == 0 ? nullptr : mask.data(), margin);
 }
 
@@ -53,6 +87,7 @@ std::size_t contact_with(const detail::kernel_table& t, circles_cview c, aabbs_v
     detail::require_fields("contact", "out", out.count,
                            {out.normal_x, out.normal_y, out.depth, out.point_x, out.point_y});
     detail::require_margin("contact", margin);
+    require_contacts_apart("contact", c, b, out);
     return t.circle_aabb.contact(c, b, out, margin);
 }
 
@@ -60,6 +95,15 @@ std::size_t push_out_with(const detail::kernel_table& t, circles_view c, aabbs_v
                           float margin) {
     check_pairs("push_out", c, b, true);
     detail::require_margin("push_out", margin);
+    detail::require_apart("push_out",
+                          {detail::writes("circles.x", c.x, c.count),
+                           detail::writes("circles.y", c.y, c.count),
+                           detail::reads("circles.radius", c.radius, c.count),
+                           detail::reads("boxes.min_x", b.min_x, b.count),
+                           detail::reads("boxes.min_y", b.min_y, b.count),
+                           detail::reads("boxes.max_x", b.max_x, b.count),
+                           detail::reads("boxes.max_y", b.max_y, b.count)},
+                          detail::in_place::allowed);
     return t.circle_aabb.push_out(c, b, margin);
 }
 
@@ -67,8 +111,15 @@ std::size_t push_out_box_with(const detail::kernel_table& t, circles_view c, con
                               float margin) {
     detail::require_fields("push_out", "circles", c.count, {c.x, c.y, c.radius});
     detail::require_margin("push_out", margin);
+    detail::require_apart("push_out",
+                          {detail::writes("circles.x", c.x, c.count),
+                           detail::writes("circles.y", c.y, c.count),
+                           detail::reads("circles.radius", c.radius, c.count)},
+                          detail::in_place::allowed);
     return t.circle_aabb.push_out_box(c, b, margin);
 }
+
+#undef SIMDCOLLIDE_CIRCLE_BOX_READS
 
 } // namespace
 

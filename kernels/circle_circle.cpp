@@ -25,10 +25,33 @@ void check_bodies(const char* kernel, const char* what, particles_view p) {
     detail::require_fields(kernel, what, p.count, {p.x, p.y, p.radius, p.inverse_mass});
 }
 
+// The centres of both sides (and their radii, when read).
+#define SIMDCOLLIDE_TWO_SIDES_READ(a, b)                                                           \
+    detail::reads("a.x", (a).x, (a).count), detail::reads("a.y", (a).y, (a).count),                \
+        detail::reads("b.x", (b).x, (b).count), detail::reads("b.y", (b).y, (b).count)
+#define SIMDCOLLIDE_RADII_READ(a, b)                                                               \
+    detail::reads("a.radius", (a).radius, (a).count),                                              \
+        detail::reads("b.radius", (b).radius, (b).count)
+#define SIMDCOLLIDE_CONTACTS_WRITTEN(out)                                                          \
+    detail::writes("out.normal_x", (out).normal_x, (out).count),                                   \
+        detail::writes("out.normal_y", (out).normal_y, (out).count),                               \
+        detail::writes("out.depth", (out).depth, (out).count),                                     \
+        detail::writes("out.point_x", (out).point_x, (out).count),                                 \
+        detail::writes("out.point_y", (out).point_y, (out).count)
+
+// The pair list as an array the kernel reads.
+detail::array_use pairs_read(std::span<const circle_pair> pairs) {
+    return {"pairs", pairs.data(), pairs.size(), sizeof(circle_pair), false};
+}
+
 void distance_squared_with(const detail::kernel_table& t, circles_cview a, circles_cview b,
                            std::span<float> out) {
     check_pairs("distance_squared", a, b, false);
     detail::require_count("distance_squared", "out", a.count, out.size());
+    detail::require_apart(
+        "distance_squared",
+        {SIMDCOLLIDE_TWO_SIDES_READ(a, b), detail::writes("out", out.data(), out.size())},
+        detail::in_place::allowed);
     t.circle_circle.distance_squared(a, b, out.data());
 }
 
@@ -37,6 +60,11 @@ std::size_t overlap_with(const detail::kernel_table& t, circles_cview a, circles
     check_pairs("overlap", a, b, true);
     if (write_mask) {
         detail::require_count("overlap", "mask", a.count, mask.size());
+        detail::require_apart("overlap",
+                              {SIMDCOLLIDE_TWO_SIDES_READ(a, b),
+                               SIMDCOLLIDE_RADII_READ(a, b),
+                               {"mask", mask.data(), mask.size(), 1, true}},
+                              detail::in_place::allowed);
     }
     return t.circle_circle.overlap(a, b, write_mask && a.count > 0 ? mask.data() : nullptr);
 }
@@ -47,6 +75,10 @@ std::size_t contact_with(const detail::kernel_table& t, circles_cview a, circles
     detail::require_count("contact", "out", a.count, out.count);
     detail::require_fields("contact", "out", out.count,
                            {out.normal_x, out.normal_y, out.depth, out.point_x, out.point_y});
+    detail::require_apart("contact",
+                          {SIMDCOLLIDE_TWO_SIDES_READ(a, b), SIMDCOLLIDE_RADII_READ(a, b),
+                           SIMDCOLLIDE_CONTACTS_WRITTEN(out)},
+                          detail::in_place::allowed);
     return t.circle_circle.contact(a, b, out);
 }
 
@@ -58,6 +90,12 @@ std::size_t pair_contact_with(const detail::kernel_table& t, circles_cview c,
     detail::require_count("contact", "out", pairs.size(), out.count);
     detail::require_fields("contact", "out", out.count,
                            {out.normal_x, out.normal_y, out.depth, out.point_x, out.point_y});
+    detail::require_apart("contact",
+                          {detail::reads("circles.x", c.x, c.count),
+                           detail::reads("circles.y", c.y, c.count),
+                           detail::reads("circles.radius", c.radius, c.count), pairs_read(pairs),
+                           SIMDCOLLIDE_CONTACTS_WRITTEN(out)},
+                          detail::in_place::refused);
     return detail::contact_unchecked(t, c, pairs, out, workspace);
 }
 
@@ -66,6 +104,13 @@ std::size_t separate_with(const detail::kernel_table& t, particles_view a, parti
     detail::require_count("separate", "b", a.count, b.count);
     check_bodies("separate", "a", a);
     check_bodies("separate", "b", b);
+    detail::require_apart("separate",
+                          {detail::writes("a.x", a.x, a.count), detail::writes("a.y", a.y, a.count),
+                           detail::writes("b.x", b.x, b.count), detail::writes("b.y", b.y, b.count),
+                           SIMDCOLLIDE_RADII_READ(a, b),
+                           detail::reads("a.inverse_mass", a.inverse_mass, a.count),
+                           detail::reads("b.inverse_mass", b.inverse_mass, b.count)},
+                          detail::in_place::allowed);
     return t.circle_circle.separate(a, b, mode);
 }
 
@@ -74,8 +119,18 @@ std::size_t separate_list_with(const detail::kernel_table& t, particles_view c,
                                separation_workspace& workspace) {
     check_bodies("separate", "circles", c);
     detail::require_pair_list("separate", c.count, pairs);
+    detail::require_apart(
+        "separate",
+        {detail::writes("circles.x", c.x, c.count), detail::writes("circles.y", c.y, c.count),
+         detail::reads("circles.radius", c.radius, c.count),
+         detail::reads("circles.inverse_mass", c.inverse_mass, c.count), pairs_read(pairs)},
+        detail::in_place::refused);
     return detail::separate_unchecked(t, c, pairs, mode, workspace);
 }
+
+#undef SIMDCOLLIDE_TWO_SIDES_READ
+#undef SIMDCOLLIDE_RADII_READ
+#undef SIMDCOLLIDE_CONTACTS_WRITTEN
 
 } // namespace
 

@@ -213,6 +213,12 @@ void separate_in_order_with(const detail::kernel_table& t, particles_view c,
         throw std::invalid_argument(std::string("simdcollide::") + kernel + ": rounds is " +
                                     std::to_string(rounds) + ", must be >= 0");
     }
+    detail::require_apart(kernel,
+                          {detail::writes("circles.x", c.x, c.count),
+                           detail::writes("circles.y", c.y, c.count),
+                           detail::reads("circles.radius", c.radius, c.count),
+                           detail::reads("circles.inverse_mass", c.inverse_mass, c.count)},
+                          detail::in_place::refused);
     detail::separate_in_order_unchecked(t, c, groups, mode, rounds, nullptr, nullptr, workspace);
 }
 

@@ -36,6 +36,13 @@ std::size_t respond_aabb_with(const detail::kernel_table& t, particles_view c, c
     check_parameters(p);
     check_contacts(c.count, k);
     check_velocities("circles", c);
+    detail::require_apart("respond",
+                          {detail::writes("circles.vx", c.vx, c.count),
+                           detail::writes("circles.vy", c.vy, c.count),
+                           detail::reads("circles.inverse_mass", c.inverse_mass, c.count),
+                           detail::reads("contacts.normal_x", k.normal_x, k.count),
+                           detail::reads("contacts.normal_y", k.normal_y, k.count)},
+                          detail::in_place::allowed);
     return t.response.circle_aabb(c, k, p);
 }
 
@@ -46,6 +53,15 @@ std::size_t respond_circle_with(const detail::kernel_table& t, particles_view a,
     check_contacts(a.count, k);
     check_velocities("a", a);
     check_velocities("b", b);
+    detail::require_apart(
+        "respond",
+        {detail::writes("a.vx", a.vx, a.count), detail::writes("a.vy", a.vy, a.count),
+         detail::writes("b.vx", b.vx, b.count), detail::writes("b.vy", b.vy, b.count),
+         detail::reads("a.inverse_mass", a.inverse_mass, a.count),
+         detail::reads("b.inverse_mass", b.inverse_mass, b.count),
+         detail::reads("contacts.normal_x", k.normal_x, k.count),
+         detail::reads("contacts.normal_y", k.normal_y, k.count)},
+        detail::in_place::allowed);
     return t.response.circle_circle(a, b, k, p);
 }
 

@@ -11,6 +11,7 @@
 #include <simdcollide/validate.hpp>
 
 #include "arguments.hpp"
+#include "bulk_extent.hpp"
 #include "query_pad.hpp"
 
 #include <algorithm>
@@ -77,9 +78,36 @@ std::int64_t cell_of(float v, float origin, double cells_per_unit, std::int64_t 
     return static_cast<std::int64_t>(t);
 }
 
+// The bulk of the boxes (bulk_extent, from the centres of at most about 4 096 of them),
+// as the bounds of the boxes whose centres lie in it.
+detail::extent bulk_of(aabbs_view boxes, const detail::extent& whole) {
+    const std::size_t step = boxes.count / 4096 + 1;
+    std::vector<float> xs, ys;
+    for (std::size_t i = 0; i < boxes.count; i += step) {
+        xs.push_back(boxes.min_x[i] * 0.5F + boxes.max_x[i] * 0.5F); // no overflow
+        ys.push_back(boxes.min_y[i] * 0.5F + boxes.max_y[i] * 0.5F);
+    }
+    const detail::extent bulk = detail::bulk_extent(xs, ys, whole);
+    // Then the bounds of the boxes whose centres lie inside it.
+    detail::extent tight{whole.hi_x, whole.hi_y, whole.lo_x, whole.lo_y};
+    for (std::size_t i = 0; i < boxes.count; ++i) {
+        const double x = boxes.min_x[i] * 0.5F + boxes.max_x[i] * 0.5F;
+        const double y = boxes.min_y[i] * 0.5F + boxes.max_y[i] * 0.5F;
+        if (x >= bulk.lo_x && x <= bulk.hi_x && y >= bulk.lo_y && y <= bulk.hi_y) {
+            tight = {std::min<double>(tight.lo_x, boxes.min_x[i]),
+                     std::min<double>(tight.lo_y, boxes.min_y[i]),
+                     std::max<double>(tight.hi_x, boxes.max_x[i]),
+                     std::max<double>(tight.hi_y, boxes.max_y[i])};
+        }
+    }
+    return tight.lo_x <= tight.hi_x ? tight : bulk;
+}
+
 } // namespace
 
 static_box_grid::static_box_grid(aabbs_view boxes) {
+    detail::require_fields("static_box_grid", "boxes", boxes.count,
+                           {boxes.min_x, boxes.min_y, boxes.max_x, boxes.max_y});
     const validation v = validate(boxes);
     if (!v) {
         throw std::invalid_argument("simdcollide::static_box_grid: " + v.reason);
@@ -103,13 +131,17 @@ static_box_grid::static_box_grid(aabbs_view boxes) {
         hi_y = std::max(hi_y, boxes.max_y[i]);
         extents[i] = std::max(boxes.max_x[i] - boxes.min_x[i], boxes.max_y[i] - boxes.min_y[i]);
     }
+    // The grid covers the bulk of the boxes (bulk_extent.hpp, from their centres): a few far
+    // from the rest lie in its edge cells (cells are clamped, so a query still meets them)
+    // instead of stretching every cell over the float range.
+    const detail::extent covered = bulk_of(boxes, {lo_x, lo_y, hi_x, hi_y});
     // Start from the median box size (most boxes then touch a few cells), but with blocks no
     // smaller than the area per box (cells a quarter of it, the finest the cell bound allows);
     // then coarsen until the memory bound holds.
     std::nth_element(extents.begin(), extents.begin() + static_cast<std::ptrdiff_t>(n / 2),
                      extents.end());
-    const double width = static_cast<double>(hi_x) - lo_x;
-    const double height = static_cast<double>(hi_y) - lo_y;
+    const double width = covered.width();
+    const double height = covered.height();
     const double finest = std::sqrt(width * height / (4.0 * static_cast<double>(n)));
     double size = std::max<double>(extents[n / 2], finest);
     if (!(size > 0.0)) {
@@ -130,8 +162,8 @@ static_box_grid::static_box_grid(aabbs_view boxes) {
         const double columns = std::floor(width / size) + 1.0;
         const double rows = std::floor(height / size) + 1.0;
         if (columns * rows <= max_cells) {
-            origin_x_ = lo_x;
-            origin_y_ = lo_y;
+            origin_x_ = static_cast<float>(covered.lo_x);
+            origin_y_ = static_cast<float>(covered.lo_y);
             cells_per_unit_ = 1.0 / size;
             columns_ = static_cast<std::int64_t>(columns);
             rows_ = static_cast<std::int64_t>(rows);
@@ -280,6 +312,11 @@ void static_box_grid::candidates(float x, float y, float r, float margin,
 std::size_t push_out_all(circles_view c, const static_box_grid& grid, float margin) {
     detail::require_fields("push_out_all", "circles", c.count, {c.x, c.y, c.radius});
     detail::require_margin("push_out_all", margin);
+    detail::require_apart("push_out_all",
+                          {detail::writes("circles.x", c.x, c.count),
+                           detail::writes("circles.y", c.y, c.count),
+                           detail::reads("circles.radius", c.radius, c.count)},
+                          detail::in_place::allowed);
     if (grid.size() == 0) {
         return 0;
     }

@@ -1,6 +1,8 @@
 // validate(): the first element that breaks SPEC.md's validity rules, and why.
 #include <simdcollide/validate.hpp>
 
+#include "arguments.hpp"
+
 #include <cmath>
 #include <sstream>
 
@@ -22,6 +24,7 @@ std::string describe(const char* field, float value, const char* rule) {
 } // namespace
 
 validation validate(circles_cview c) {
+    detail::require_fields("validate", "circles", c.count, {c.x, c.y});
     for (std::size_t i = 0; i < c.count; ++i) {
         if (!std::isfinite(c.x[i])) {
             return invalid("circle", i, describe("x", c.x[i], "finite"));
@@ -42,6 +45,7 @@ validation validate(circles_cview c) {
 }
 
 validation validate(aabbs_view b) {
+    detail::require_fields("validate", "boxes", b.count, {b.min_x, b.min_y, b.max_x, b.max_y});
     for (std::size_t i = 0; i < b.count; ++i) {
         const float fields[] = {b.min_x[i], b.min_y[i], b.max_x[i], b.max_y[i]};
         const char* names[] = {"min_x", "min_y", "max_x", "max_y"};
@@ -59,6 +63,34 @@ validation validate(aabbs_view b) {
             std::ostringstream why;
             why << "min_y " << b.min_y[i] << " > max_y " << b.max_y[i] << " (inverted)";
             return invalid("box", i, why.str());
+        }
+    }
+    return {};
+}
+
+validation validate(particles_view p) {
+    detail::require_fields("validate", "particles", p.count, {p.x, p.y});
+    for (std::size_t i = 0; i < p.count; ++i) {
+        // One particle at a time, so that the first invalid one is reported.
+        if (validation v = validate(
+                circles_cview(p.x + i, p.y + i, p.radius == nullptr ? nullptr : p.radius + i, 1));
+            !v) {
+            return invalid("particle", i, v.reason.substr(v.reason.find(": ") + 2));
+        }
+        if (p.inverse_mass != nullptr) {
+            const float w = p.inverse_mass[i];
+            if (!std::isfinite(w)) {
+                return invalid("particle", i, describe("inverse_mass", w, "finite"));
+            }
+            if (w < 0.0F) {
+                return invalid("particle", i, describe("inverse_mass", w, ">= 0"));
+            }
+        }
+        if (p.vx != nullptr && !std::isfinite(p.vx[i])) {
+            return invalid("particle", i, describe("vx", p.vx[i], "finite"));
+        }
+        if (p.vy != nullptr && !std::isfinite(p.vy[i])) {
+            return invalid("particle", i, describe("vy", p.vy[i], "finite"));
         }
     }
     return {};

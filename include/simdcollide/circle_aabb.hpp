@@ -7,9 +7,13 @@
 // Common preconditions, checked on every call before anything is written:
 // - every view has the same count, else std::invalid_argument;
 // - a view with count > 0 has no null pointer it needs, else std::invalid_argument;
-// - `margin` (where taken) is finite and >= 0, else std::invalid_argument.
-// Not checked (see validate.hpp): finite values, radius >= 0, min <= max. Output arrays must
-// not overlap input arrays.
+// - `margin` (where taken) is finite and >= 0, else std::invalid_argument;
+// - no array a kernel writes shares memory with another array of the call, except that an
+//   output may be the very array an input is (same start, same count: each element is read
+//   before it is written, as push_out writes the centres it reads), else
+//   std::invalid_argument (a check of a few dozen comparisons, whatever the count).
+// Not checked (see validate.hpp): finite values, radius >= 0, min <= max. An invalid
+// element (NaN, infinity, negative radius, inverted box) changes only its own results.
 //
 // The math, from the behaviour contract (SPEC.md "Circle against AABB"):
 // - closest point s = clamp(c, box); d2 = |c - s|^2.

@@ -11,9 +11,25 @@
 // as d * (1 / |d|), one division for both components (within about an ulp of d / |d|).
 //
 // Preconditions, checked on every call before anything is written (std::invalid_argument):
-// views of equal count, no null array a kernel needs, pair indices in range and a != b.
-// Not checked (validate.hpp): finite values, radius >= 0, inverse_mass >= 0. Outputs and
-// the two sides of a pairwise call must not overlap.
+// views of equal count, no null array a kernel needs, pair indices in range and a != b,
+// and no array a kernel writes sharing memory with another array of the call. A pairwise
+// kernel may write an output over the very array an input is (same start and count); the
+// pair-list kernels, which read circles by index, may not.
+// Not checked (validate.hpp): finite values, radius >= 0, inverse_mass >= 0 and finite.
+//
+// What an invalid circle (a non-finite field, a negative radius or inverse mass) can
+// affect: in a pairwise call, only its own pair's results. In a pair list, the results of
+// every pair it is in, so the circles paired with it: with separate over a pair list
+// (Jacobi, from the positions at the start of the call) those partners and no further; with
+// separate_in_order (pair_groups.hpp) a partner it moved carries that to the pairs after,
+// so it can reach any circle joined to it by a chain of pairs. Pairs of valid circles only,
+// with no invalid circle among their neighbours, keep their results.
+//
+// Weights: every valid inverse mass, from 0 and the subnormals to the largest float, splits
+// a separation as the contract says, in floats: where the two weights sum to more than 2^24
+// or to less than 2^-24 (but not 0), both are first scaled by one power of two chosen from
+// the larger, so that their sum can neither overflow nor vanish. Other weights are used as
+// they are.
 #pragma once
 
 #include <simdcollide/containers.hpp>
@@ -48,11 +64,11 @@ std::size_t overlap(circles_cview a, circles_cview b, std::span<std::uint8_t> ma
 std::size_t contact(circles_cview a, circles_cview b, contacts_view out);
 
 /// Separates each pair in contact (a[i] against b[i], independently): a moves by
-/// -n * depth * wa / (wa + wb) and b by +n * depth * wb / (wa + wb), computed as
-/// share = depth / (wa + wb) then n * (share * w). Reads x, y, radius, inverse_mass of both
-/// sides; writes x and y of the circles that move (a circle that does not move keeps its
-/// bits exactly). Returns the number of pairs that moved. Afterwards a pair that moved
-/// touches (to float rounding).
+/// -n * depth * wa / (wa + wb) and b by +n * depth * wb / (wa + wb), computed (with extreme
+/// weights scaled, see above) as share = depth / (wa + wb) then n * (share * w). Reads x,
+/// y, radius, inverse_mass of both sides; writes x and y of the circles that move (a circle
+/// that does not move keeps its bits exactly). Returns the number of pairs that moved.
+/// Afterwards a pair that moved touches (to float rounding).
 std::size_t separate(particles_view a, particles_view b,
                      separation_weighting mode = separation_weighting::inverse_mass);
 

@@ -13,8 +13,15 @@
 // velocity, and friction never reverses it. A body with inverse mass 0 keeps its velocity
 // bits exactly.
 //
+// In floats, where wA + wB is above 2^24 or below 2^-24 (but not 0), both are first scaled
+// by one power of two chosen from the larger, so that every valid inverse mass (0,
+// subnormal, up to the largest float) gives a finite impulse; the velocities change as the
+// formulas say. Other weights are used as they are.
+//
 // Preconditions, checked on every call before anything is written (std::invalid_argument):
-// equal counts, no null array needed, restitution in [0, 1], friction finite and >= 0.
+// equal counts, no null array needed, restitution in [0, 1], friction finite and >= 0, and
+// no velocity array sharing memory with another array of the call (each may only be the
+// very array it is).
 #pragma once
 
 #include <simdcollide/soa.hpp>

@@ -27,7 +27,9 @@ namespace simdcollide {
 ///
 /// Memory is bounded whatever the boxes: the cell size grows until there are at most
 /// cell_bound(boxes) cells and the listings total at most listing_bound(boxes) entries (one
-/// huge box over everything therefore coarsens the grid instead of filling it).
+/// huge box over everything therefore coarsens the grid instead of filling it). The grid
+/// covers the bulk of the boxes: a few boxes far from the rest, anywhere in the float range,
+/// are listed in its edge blocks rather than stretching every cell over the distance.
 class static_box_grid {
 public:
     /// With this many boxes or fewer, push_out_all skips the grid and runs every box against
@@ -44,8 +46,8 @@ public:
 
     static_box_grid() = default;
 
-    /// Copies `boxes` and builds the grid. Throws std::invalid_argument naming the first
-    /// invalid box (non-finite, or min > max).
+    /// Copies `boxes` and builds the grid. Throws std::invalid_argument for a null array
+    /// with a non-zero count, or naming the first invalid box (non-finite, or min > max).
     explicit static_box_grid(aabbs_view boxes);
 
     [[nodiscard]] std::size_t size() const noexcept { return boxes_.size(); }

@@ -51,7 +51,9 @@ circle_arrays read_circles(reader& r, std::size_t n) {
 }
 
 void check_pair_finder(reader& r) {
-    const std::size_t n = r.byte() % 97U;
+    // Up to 160 circles: from 64 on, the grid covers only the bulk of the centres when a few
+    // lie far away (raw float bits put some anywhere in the float range).
+    const std::size_t n = r.byte() % 161U;
     const circle_arrays circles = read_circles(r, n);
     const float margin = r.fraction_of(2.0F);
     const circles_cview c(circles.x.data(), circles.y.data(), circles.radius.data(), n);
@@ -75,7 +77,8 @@ void check_pair_finder(reader& r) {
 }
 
 void check_static_boxes(reader& r) {
-    const std::size_t box_count = r.byte() % 80U; // below and above brute_force_below
+    // Below and above brute_force_below, and from 64 on, grids over the bulk of the boxes.
+    const std::size_t box_count = r.byte() % 129U;
     aabb_set boxes;
     for (std::size_t k = 0; k < box_count; ++k) {
         const float x = r.value();
@@ -161,7 +164,11 @@ std::uint64_t world_bits(const std::uint8_t* data, std::size_t size) {
         const float radius =
             kind % 8U == 0 ? r.value() : r.fraction_of(kind % 5U == 0 ? 4000.0F : 1.0F);
         const circle c{r.value(), r.value(), radius};
-        const float inverse_mass = kind % 7U == 0 ? 0.0F : r.fraction_of(2.0F);
+        // Inverse masses: static, small, or now and then any float (the whole range of
+        // valid weights, subnormal to the largest; a negative or non-finite one is refused).
+        const float inverse_mass = kind % 7U == 0   ? 0.0F
+                                   : kind % 3U == 0 ? r.value()
+                                                    : r.fraction_of(2.0F);
         const std::size_t before = world.size();
         try {
             const float vx = r.value(); // read in order: a call's arguments are not
@@ -175,10 +182,16 @@ std::uint64_t world_bits(const std::uint8_t* data, std::size_t size) {
     const int steps = 1 + r.byte() % 6U;
     for (int s = 0; s < steps; ++s) {
         const float dt = r.byte() % 16U == 0 ? r.value() : 1.0F / (10.0F + r.fraction_of(230.0F));
+        // What world.hpp says step() accepts.
+        const bool acceptable = dt > 0.0F && dt <= particle_world::max_time_step &&
+                                dt / static_cast<float>(o.substeps) >= particle_world::min_substep;
         try {
             world.step(dt);
+            if (!acceptable) {
+                fail("step accepted dt = " + std::to_string(dt));
+            }
         } catch (const std::invalid_argument&) {
-            if (std::isfinite(dt) && dt > 0.0F) {
+            if (acceptable) {
                 fail("step refused dt = " + std::to_string(dt));
             }
         }
