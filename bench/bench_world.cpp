@@ -15,31 +15,29 @@
 // <impl> is reference (set_isa(isa::reference)) or dispatch. Items are circles. world/step
 // also reports the scene's mean squared speed before its first step (start_mean_v2,
 // below 0.01 for a settled pile), the share of timed steps that listed everything or some
-// (full_listings, partial_listings), the listed pairs, and ns_per_circle. The phases
-// alone (find_pairs, separate, separate_recording, respond) run on the pile's circles in
-// the order a step keeps them in (pile_in_slots below).
+// (full_listings, partial_listings), the listed pairs, ns_per_circle, and what the pile
+// looks like after the timed steps (tools/scenes): end_mean_v2, overlap_mean and
+// overlap_max (fractions of the smaller radius of a pair) and the circles escaped from the
+// container. The phases alone (find_pairs, separate, separate_recording, respond) run on
+// the pile's circles in the order a step keeps them in (pile_in_slots below).
 //
-// The scene (issue 4): n circles of radius 0.25 to 0.45 dropped into a container of static
-// boxes (a floor and two walls, 1.2 sqrt(n) wide), n/100 random obstacle boxes 0.5 to 2.5
-// on a side inside, gravity, dt = 1/60 with 4 substeps, shock propagation 0.5 (scene_options,
-// below), run until settled (long enough for the top row to fall to the floor, plus a
-// second, then until the mean squared speed is below 0.01, for at most a simulated minute)
-// before timing. Settling 10 000 circles takes seconds here, 100 000 a minute or two. The
-// 1 000 000-circle pile (some 600 rows deep: settled, its mean height is 193) needs more than the
-// cap: on the Intel Xeon of 2026-11-24 the pile an earlier, unsettled run had saved settled on with
-// 0.5 for 8 400 steps (37 minutes, a throwaway program stepping the same world), its mean squared
-// speed 130 -> 0.006, bottom quarter first; a fresh drop settled in this program with
-// SIMDCOLLIDE_BENCH_SETTLE_MINUTES=4 (below) before step 10 200, in about an hour. Without shock
-// propagation it never settled: it swung at the cap in every run (mean squared speed 44 after 84
-// minutes at 4930d04, still sinking), listing everything every step. The larger sizes run only when
-// a filter asks for them. SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there
-// (pile-<n>-shock0.5.bin; pile-<n>.bin for SIMDCOLLIDE_BENCH_SHOCK=0), so that each size settles
-// once; they are saved every simulated ten seconds while they settle.
-// SIMDCOLLIDE_BENCH_SETTLE_MINUTES=<m> sets the cap to m simulated minutes, and when set, a saved
-// pile that has not settled settles on from where it was saved, for up to m more (settled(),
-// below).
+// The scene: tools/scenes' "box", n circles of radius 0.25 to 0.45 dropped into a container
+// of static boxes (a floor and two walls, 1.2 sqrt(n) wide) with n/100 random obstacle
+// boxes 0.5 to 2.5 on a side inside, stepped with world_options' defaults (dt = 1/60, 4
+// substeps; scene_options, below), run until settled (long enough for the top row to fall
+// to the floor, plus a second, then until the mean squared speed is below 0.01, for at most
+// a simulated minute) before timing. Settling 10 000 circles takes seconds, 100 000 a minute
+// or two; the 1 000 000-circle pile, some 600 rows deep, needs shock propagation
+// (SIMDCOLLIDE_BENCH_SHOCK=0.5) and more than the cap (SIMDCOLLIDE_BENCH_SETTLE_MINUTES=4:
+// about an hour). The larger sizes run only when a filter asks for them.
+// SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there (pile-<n>.bin, or
+// pile-<n>-shock<s>.bin with shock propagation), so that each size settles once; they are
+// saved every simulated ten seconds while they settle. SIMDCOLLIDE_BENCH_SETTLE_MINUTES=<m>
+// sets the cap to m simulated minutes, and when set, a saved pile that has not settled
+// settles on from where it was saved, for up to m more (settled(), below).
 #include "bench_support.hpp"
 #include "circle_grid.hpp"
+#include "scenes/scenes.hpp"
 
 #include <simdcollide/world.hpp>
 
@@ -83,21 +81,13 @@ float scene_rows(std::size_t n) {
     return static_cast<float>(n) / static_cast<float>(scene_columns(n));
 }
 
-// The world options of the scene: the defaults but for shock propagation, 0.5 (what
-// world.hpp suggests for piles more than about a hundred circles deep) unless
-// SIMDCOLLIDE_BENCH_SHOCK=<s> says otherwise. The same at every n, so that the cost per
-// circle compares like with like. Without it the 1 000 000-circle pile (some 600 rows
-// deep) never settled: it swung at the settle cap in every run, listing everything every
-// step.
-//
-// And bands of 4096 circles (world_options::circles_per_band), unless SIMDCOLLIDE_BENCH_BANDS=
-// <circles> says otherwise (0: none, the world's default). They are what lets a step at
-// 1 000 000 circles keep its data in cache (world.hpp, "Bands"); a pile is settled with
-// the same options, but a saved one serves any band size (bands change no list).
+// The world options of the scene: world_options' defaults, what a user gets, unless
+// SIMDCOLLIDE_BENCH_SHOCK=<s> sets shock propagation or SIMDCOLLIDE_BENCH_BANDS=<circles>
+// sets bands (world.hpp, "Bands": they let a step at 1 000 000 circles keep its data in
+// cache). A pile is settled with the same options, but a saved one serves any band size
+// (bands change no list).
 world_options scene_options() {
     world_options options;
-    options.shock_propagation = 0.5F;
-    options.circles_per_band = 4096;
     if (const char* bands = std::getenv("SIMDCOLLIDE_BENCH_BANDS");
         bands != nullptr && *bands != '\0') {
         char* end = nullptr;
@@ -128,30 +118,10 @@ detail::touch_parameters touch_parameters_of(const particle_world& world) {
     return world.touch_parameters_for(scene_dt / static_cast<float>(world.options().substeps));
 }
 
-// The scene before it settles: its boxes, and its circles at rest above the floor.
+// The scene before it settles: its boxes, and its circles at rest above the floor
+// (tools/scenes, "box").
 std::unique_ptr<particle_world> drop_scene(std::size_t n) {
-    auto world = std::make_unique<particle_world>(scene_options());
-    const float width = scene_width(n);
-    const std::size_t columns = scene_columns(n);
-    const float rows = scene_rows(n);
-    std::mt19937 rng(static_cast<std::uint32_t>(n));
-    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
-    aabb_set boxes;
-    boxes.push_back(aabb::from_min_max(-1, -1, width + 1, 0));               // floor
-    boxes.push_back(aabb::from_min_max(-1, 0, 0, rows * 2 + 10));            // left wall
-    boxes.push_back(aabb::from_min_max(width, 0, width + 1, rows * 2 + 10)); // right wall
-    for (std::size_t k = 0; k < n / 100; ++k) {
-        const float w = 0.5F + 2.0F * unit(rng);
-        const float h = 0.5F + 2.0F * unit(rng);
-        boxes.push_back(aabb::from_origin_size(unit(rng) * (width - w), unit(rng) * rows, w, h));
-    }
-    world->set_boxes(boxes.view());
-    for (std::size_t i = 0; i < n; ++i) {
-        world->add_circle({0.5F + static_cast<float>(i % columns) + 0.05F * unit(rng),
-                           1.0F + rows + static_cast<float>(i / columns), 0.25F + 0.2F * unit(rng)},
-                          1.0F);
-    }
-    return world;
+    return std::move(scenes::make(scenes::kind::box, n, scene_options()).world);
 }
 
 // A settled pile on disk: its circles (x, y, radius, inverse mass, vx, vy) and boxes as
@@ -343,6 +313,13 @@ void step(benchmark::State& state, bool reference, std::size_t n) {
     state.counters["full_listings"] = share(world.listings().full - before.full);
     state.counters["partial_listings"] = share(world.listings().partial - before.partial);
     state.counters["pairs"] = static_cast<double>(world.last_pair_count());
+    // What a user watching the pile would see after the timed steps (tools/scenes):
+    // overlaps as fractions of the smaller radius of a pair.
+    const scenes::quality q = scenes::measure(world, 0.0F, scene_width(n), 0.0F);
+    state.counters["end_mean_v2"] = q.mean_v2;
+    state.counters["overlap_mean"] = q.overlap_mean;
+    state.counters["overlap_max"] = q.overlap_max;
+    state.counters["escaped"] = static_cast<double>(q.escaped);
     // Wall time per step and circle, as a plain number (an inverted rate counter would
     // print it with a unit of seconds).
     state.counters["ns_per_circle"] =
