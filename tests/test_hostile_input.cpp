@@ -478,3 +478,42 @@ TEST(overlapping_views, documented_in_place_use_stays_allowed) {
 
 } // namespace
 } // namespace simdcollide::testing
+
+namespace simdcollide::testing {
+namespace {
+
+// --- what an invalid circle in a pair list can change ------------------------------------
+
+// A row of 12 overlapping circles, each paired with its neighbours; circle 5 made invalid.
+// The Jacobi pair-list separation (from the positions at the start of the call) lets it
+// change its partners, 4 and 6, and no other circle.
+TEST_P(on_every_isa, an_invalid_circle_in_a_pair_list_changes_only_its_partners) {
+    constexpr std::size_t n = 12;
+    std::vector<circle_pair> pairs;
+    for (std::uint32_t i = 0; i + 1 < n; ++i) {
+        pairs.push_back({i, i + 1});
+    }
+    const auto run = [&](float bad_radius) {
+        std::vector<float> x(n), y(n, 0.0F), r(n, 0.6F), w(n, 1.0F);
+        for (std::size_t i = 0; i < n; ++i) {
+            x[i] = static_cast<float>(i);
+        }
+        r[5] = bad_radius;
+        separate(particles_view{x.data(), y.data(), r.data(), w.data(), nullptr, nullptr, n},
+                 pairs);
+        return x;
+    };
+    const std::vector<float> valid = run(0.6F);
+    for (const float bad :
+         {-1.0F, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+        const std::vector<float> invalid = run(bad);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i < 4 || i > 6) {
+                EXPECT_EQ(bits(invalid[i]), bits(valid[i])) << "circle " << i << ", radius " << bad;
+            }
+        }
+    }
+}
+
+} // namespace
+} // namespace simdcollide::testing

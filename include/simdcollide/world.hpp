@@ -228,9 +228,8 @@ struct world_options {
     /// which is what lets a deep pile land and rest; 0 (the default) gives the plain
     /// impulses. 0.5 is what we suggest for piles more than about a hundred circles deep;
     /// see docs/world-design.md, "Deep piles", for what it does to a 600-row drop. The
-    /// benchmark scene uses 0.5 at every size: its 1 000 000-circle pile, some 600 rows
-    /// deep, never came to rest without it, and with it came to rest (about 10 000 steps
-    /// from a fresh drop). Off by default because it costs: the settled 10 000-circle
+    /// 1 000 000-circle benchmark pile, some 600 rows deep, never came to rest without it,
+    /// and with it came to rest (about 10 000 steps from a fresh drop). Off by default because it costs: the settled 10 000-circle
     /// benchmark pile steps about 8% slower with 0.5 (898-908 against 827-838 us on an
     /// Intel Xeon, 2026-11-24; the pile it settles into relists some circles on 95% of its
     /// steps, against 77%).
@@ -246,7 +245,7 @@ struct world_options {
     /// pass where list order took it the column's length, so deep piles calm more slowly.
     /// The 200-row drop of the tests' soak (shock_propagation 0.5) had a mean v^2 of 0.04 to
     /// 0.60 from step 700 to 1 000 in bands of 4096 against 0.03 to 0.24 without, which is
-    /// why bands are not the default. The benchmark scene uses 4096.
+    /// why bands are not the default.
     std::size_t circles_per_band = 0;
     /// Circles from which substeps in bands overlap: up to 4 substeps run band by band
     /// together, each a few bands behind the one before, so that a band's circles, pairs and
