@@ -229,10 +229,10 @@ struct world_options {
     /// impulses. 0.5 is what we suggest for piles more than about a hundred circles deep;
     /// see docs/world-design.md, "Deep piles", for what it does to a 600-row drop. The
     /// 1 000 000-circle benchmark pile, some 600 rows deep, never came to rest without it,
-    /// and with it came to rest (about 10 000 steps from a fresh drop). Off by default because it costs: the settled 10 000-circle
-    /// benchmark pile steps about 8% slower with 0.5 (898-908 against 827-838 us on an
-    /// Intel Xeon, 2026-11-24; the pile it settles into relists some circles on 95% of its
-    /// steps, against 77%).
+    /// and with it came to rest (about 10 000 steps from a fresh drop). Off by default because it
+    /// costs: the settled 10 000-circle benchmark pile steps about 8% slower with 0.5 (898-908
+    /// against 827-838 us on an Intel Xeon, 2026-11-24; the pile it settles into relists some
+    /// circles on 95% of its steps, against 77%).
     float shock_propagation = 0.0F;
     /// 0 (the default: no bands), or a multiple of 16 up to 2^30: circles in a band, the unit
     /// in which a substep with one separation round and one velocity pass runs its phases
