@@ -46,8 +46,9 @@ particle_world fixed_scene() {
         const float y = 12.0F + static_cast<float>(i / 18) * 1.05F;
         const float radius = 0.2F + 0.3F * random.next();
         const float inverse_mass = i % 3 == 0 ? 0.5F : (i % 3 == 1 ? 1.0F : 2.0F);
-        world.add_circle({x, y, radius}, inverse_mass, 2.0F * random.next() - 1.0F,
-                         2.0F * random.next() - 1.0F);
+        const float vx = 2.0F * random.next() - 1.0F; // drawn in order: a call's arguments
+        const float vy = 2.0F * random.next() - 1.0F; // are not evaluated in one order
+        world.add_circle({x, y, radius}, inverse_mass, vx, vy);
     }
     return world;
 }
@@ -89,7 +90,7 @@ TEST_P(determinism, a_fixed_scene_steps_to_the_same_bits_in_every_build) {
         ASSERT_TRUE(std::isfinite(p.x[i]) && std::isfinite(p.y[i])) << i;
         EXPECT_TRUE(p.x[i] > 0.0F && p.x[i] < 20.0F && p.y[i] > 0.0F && p.y[i] < 12.0F) << i;
     }
-    EXPECT_EQ(state_hash(world), 0xe0acc7ad1843b2b7ULL)
+    EXPECT_EQ(state_hash(world), 0x4a920351c63f5fe6ULL)
         << std::hex << "this build steps to 0x" << state_hash(world);
 }
 

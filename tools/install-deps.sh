@@ -14,7 +14,8 @@ packages=(
     googletest               # GoogleTest's sources, built for aarch64 in the NEON job
     binutils                 # nm and objdump, for the per-ISA symbol check
     python3                  # the benchmark summary, and a test of it
-    clang libclang-rt-dev    # the libFuzzer job (clang and its fuzzer runtime)
+    clang libclang-rt-dev    # the clang build and the libFuzzer job (and its fuzzer runtime)
+    clang-format             # the formatting check
 )
 
 missing=()

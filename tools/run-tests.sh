@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test job: install dependencies, then
+# The test job: install dependencies, check that the C++ sources are as clang-format
+# writes them, then
 #   1. Release build, every test (bit-exactness on every ISA this CPU runs, the reference
 #      against hand-worked values, dispatch, the per-ISA symbol check, and the whole suite
 #      under qemu as a Core 2 and a Nehalem, CPUs without AVX);
@@ -9,7 +10,9 @@
 #      circle pile runs in its place);
 #   3. on x86-64, a cross build for aarch64 (NEON) and every test but the soak under
 #      qemu-aarch64: the NEON path held to the reference bit for bit;
-#   4. a clang build of the libFuzzer targets (tests/fuzz), with ASan and UBSan, each run
+#   4. a clang Release build and its tests (the same bits as GCC's: the determinism test
+#      holds every build to one hash);
+#   5. a clang build of the libFuzzer targets (tests/fuzz), with ASan and UBSan, each run
 #      for SIMDCOLLIDE_FUZZ_SECONDS (default 60) from a fixed seed: every kernel of every
 #      ISA this CPU runs against the reference, and the broad phases and the world against
 #      their brute forces and across ISAs, on inputs the fuzzer makes up.
@@ -31,6 +34,10 @@ if [ "${CI:-}" = "true" ]; then
     werror=ON
 fi
 
+echo "== clang-format: the sources as .clang-format writes them"
+find include kernels tests bench tools \( -name '*.cpp' -o -name '*.hpp' -o -name '*.inl' \) \
+    -print0 | xargs -0 clang-format --dry-run --Werror
+
 echo "== Release build and tests"
 cmake -S . -B "$root/release" -DCMAKE_BUILD_TYPE=Release -DSIMDCOLLIDE_BUILD_BENCHMARKS=ON "${strict[@]}"
 cmake --build "$root/release" -j"$jobs"
@@ -50,6 +57,12 @@ if [ "$(uname -m)" = "x86_64" ]; then
     cmake --build "$root/aarch64" -j"$jobs"
     ctest --test-dir "$root/aarch64" -j"$jobs" --output-on-failure -E '_soak\.'
 fi
+
+echo "== clang build and tests"
+cmake -S . -B "$root/clang" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release \
+    -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF "${strict[@]}"
+cmake --build "$root/clang" -j"$jobs"
+ctest --test-dir "$root/clang" -j"$jobs" --output-on-failure -E '^qemu_|_soak\.|^consumer_'
 
 echo "== libFuzzer: every kernel of every ISA against the reference (clang, ASan + UBSan)"
 cmake -S . -B "$root/fuzz" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
