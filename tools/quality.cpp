@@ -35,9 +35,10 @@ struct settings {
     world_options options;
 };
 
-[[noreturn]] void usage(const std::string& why) {
+// Prints why and how to call, and exits with status (0 for --help, 2 for a bad call).
+[[noreturn]] void usage(const std::string& why, int status = 2) {
     std::fprintf(
-        stderr,
+        status == 0 ? stdout : stderr,
         "simdcollide-quality: %s\n"
         "usage: simdcollide-quality [--scene box|column-high|column-floor|all] "
         "[--circles N] [--seconds S] [--dt DT] [--every SECONDS] [--fastest K] [--substeps K] "
@@ -45,7 +46,7 @@ struct settings {
         "[--friction F] [--restitution E] [--max-correction-speed V] "
         "[--pair-margin M]\n",
         why.c_str());
-    std::exit(2);
+    std::exit(status);
 }
 
 double number(const std::string& flag, const char* text) {
@@ -61,8 +62,11 @@ settings parse(int argc, char** argv) {
     settings s;
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
+        if (flag == "--help" || flag == "-h") {
+            usage("steps the standard scenes and prints how they move", 0);
+        }
         if (i + 1 >= argc) {
-            usage(flag == "--help" ? "steps the standard scenes" : flag + " needs a value");
+            usage(flag + " needs a value");
         }
         const char* value = argv[++i];
         const auto count = [&] { return static_cast<int>(number(flag, value)); };
