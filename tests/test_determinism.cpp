@@ -68,16 +68,7 @@ std::uint64_t state_hash(particle_world& world) {
     return h;
 }
 
-class determinism : public ::testing::TestWithParam<isa> {
-protected:
-    void SetUp() override {
-        if (!isa_supported(GetParam())) {
-            GTEST_SKIP() << "this CPU cannot run " << isa_name(GetParam());
-        }
-        set_isa(GetParam());
-    }
-    void TearDown() override { reset_isa(); }
-};
+using determinism = on_each_isa;
 
 TEST_P(determinism, a_fixed_scene_steps_to_the_same_bits_in_every_build) {
     particle_world world = fixed_scene();

@@ -17,18 +17,7 @@ namespace {
 constexpr float largest = std::numeric_limits<float>::max();
 constexpr float smallest_subnormal = std::numeric_limits<float>::denorm_min();
 
-// Runs the test body with the dispatched kernels set to one instruction set (the reference
-// included), and restores automatic choice after.
-class on_every_isa : public ::testing::TestWithParam<isa> {
-protected:
-    void SetUp() override {
-        if (!isa_supported(GetParam())) {
-            GTEST_SKIP() << "this CPU cannot run " << isa_name(GetParam());
-        }
-        set_isa(GetParam());
-    }
-    void TearDown() override { reset_isa(); }
-};
+using on_every_isa = on_each_isa;
 
 // Two circles of radius 10 at distance 10 along x (depth 10), with inverse masses wa and wb.
 struct overlapping_pair {

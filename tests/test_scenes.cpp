@@ -59,16 +59,7 @@ TEST(scene_names, round_trip_and_unknown_names_are_refused) {
     EXPECT_THROW((void)scenes::kind_named("hourglass"), std::invalid_argument);
 }
 
-class scenes_on_every_isa : public ::testing::TestWithParam<isa> {
-protected:
-    void SetUp() override {
-        if (!isa_supported(GetParam())) {
-            GTEST_SKIP() << "this CPU cannot run " << isa_name(GetParam());
-        }
-        set_isa(GetParam());
-    }
-    void TearDown() override { reset_isa(); }
-};
+using scenes_on_every_isa = on_each_isa;
 
 // Each scene with 600 circles for 3 simulated seconds: none lost, none NaN. (The column from
 // high is still falling then: it lands after about 10 s.)

@@ -41,6 +41,20 @@ inline std::string isa_test_name(const ::testing::TestParamInfo<isa>& info) {
     }                                                                                              \
     const ::simdcollide::detail::kernel_table& table = *::simdcollide::detail::compiled_table(which)
 
+/// A test parameterised by instruction set that runs its body with the dispatched kernels
+/// (and so the world) set to that one, the reference included, skipped where this CPU
+/// cannot run it; automatic choice is restored after.
+class on_each_isa : public ::testing::TestWithParam<isa> {
+protected:
+    void SetUp() override {
+        if (!isa_supported(GetParam())) {
+            GTEST_SKIP() << "this CPU cannot run " << isa_name(GetParam());
+        }
+        set_isa(GetParam());
+    }
+    void TearDown() override { reset_isa(); }
+};
+
 inline std::uint32_t bits(float value) {
     return std::bit_cast<std::uint32_t>(value);
 }
