@@ -30,7 +30,7 @@ namespace detail::static_boxes_impl {
 
 namespace {
 
-// One push-out of the circle at (x, y) by one box: SPEC.md 5 and 7, as push_out_loop.
+// One push-out of the circle at (x, y) by one box: docs/behaviour.md 5 and 7, as push_out_loop.
 bool push_one(float& x, float& y, float r, aabbs_view b, std::uint32_t k, float margin) {
     // Most candidates are misses with the centre outside the box: contact_of's own test for
     // that case (d2 > 0 and not d2 < reach^2), decided before its square root and division.

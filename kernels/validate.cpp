@@ -1,4 +1,4 @@
-// validate(): the first element that breaks SPEC.md's validity rules, and why.
+// validate(): the first element that breaks docs/behaviour.md's validity rules, and why.
 #include <simdcollide/validate.hpp>
 
 #include "arguments.hpp"

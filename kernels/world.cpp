@@ -841,7 +841,7 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
         &hold, workspace_);
 
     // 4. Static boxes: each moving circle against its listed boxes in ascending order
-    // (SPEC.md's order rule).
+    // (docs/behaviour.md's order rule).
     kernels.world.push_boxes(p, box_contacts_.data(), box_contacts_.size(), box_records_.data());
 
     // 5. Velocity update: the corrections of 3 and 4 become velocity, capped in speed, so

@@ -1,4 +1,4 @@
-// The scalar reference against values worked out by hand, one test per rule of SPEC.md
+// The scalar reference against values worked out by hand, one test per rule of docs/behaviour.md
 // "Circle against AABB". The SIMD paths are held to the reference bit for bit elsewhere;
 // these tests hold the reference to the contract.
 #include "test_support.hpp"

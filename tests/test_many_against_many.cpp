@@ -1,6 +1,6 @@
 // Many against many: the broad phases against their brute-force definitions, bit for bit,
-// on random and adversarial scenes; SPEC.md's seam and corner cases; memory bounds; and the
-// particle world (bad input, and a pile that settles).
+// on random and adversarial scenes; docs/behaviour.md's seam and corner cases; memory bounds; and
+// the particle world (bad input, and a pile that settles).
 #include "test_support.hpp"
 
 #include "circle_grid.hpp"

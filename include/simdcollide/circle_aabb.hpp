@@ -15,7 +15,7 @@
 // Not checked (see validate.hpp): finite values, radius >= 0, min <= max. An invalid
 // element (NaN, infinity, negative radius, inverted box) changes only its own results.
 //
-// The math, from the behaviour contract (SPEC.md "Circle against AABB"):
+// The math, from the behaviour contract (docs/behaviour.md "Circle against AABB"):
 // - closest point s = clamp(c, box); d2 = |c - s|^2.
 // - centre outside (d2 > 0): contact iff d2 < (r + margin)^2; normal (c - s) / |c - s| (from
 //   the box towards the circle), depth r - |c - s|, point s.

@@ -4,7 +4,7 @@
 // Every function here runs on the active instruction set (dispatch.hpp); those of the same
 // name in simdcollide::reference run the scalar reference, with bit-identical results.
 //
-// The math, from the behaviour contract (SPEC.md "Circle against circle"): d = b.c - a.c,
+// The math, from the behaviour contract (docs/behaviour.md "Circle against circle"): d = b.c - a.c,
 // R = a.r + b.r; a contact iff |d|^2 < R^2 (touching is not a contact); normal d / |d| from
 // a towards b, (1, 0) when the centres coincide; depth R - |d|; contact point
 // a.c + n * (a.r - depth / 2), the midpoint of the two surface points. The normal is computed
@@ -41,7 +41,7 @@
 
 namespace simdcollide {
 
-/// How separation splits the correction between the two circles (SPEC.md, after the
+/// How separation splits the correction between the two circles (docs/behaviour.md, after the
 /// projection method of the seeds). In every mode a static circle (inverse_mass == 0) gets
 /// weight 0 and never moves, and if both weights are 0 nothing moves.
 enum class separation_weighting {

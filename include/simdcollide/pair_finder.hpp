@@ -1,4 +1,4 @@
-// Finding every overlapping pair among many circles (SPEC.md "Many against many").
+// Finding every overlapping pair among many circles (docs/behaviour.md "Many against many").
 //
 // reference::find_pairs tests all n(n-1)/2 pairs. pair_finder gives the same list, in the
 // same order, from a uniform grid rebuilt on every call.

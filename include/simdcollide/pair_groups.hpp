@@ -116,11 +116,10 @@ private:
 };
 
 /// Separates the grouped pairs in order, `rounds` times over the list: each pair in contact
-/// moves its circles as circle_circle.hpp's pairwise separate does (SPEC.md's rule, in the
-/// weighting `mode`), from the positions the pairs before it left. A circle that no pair
-/// moves keeps its bits. Reads x, y, radius, inverse_mass; writes x and y. An invalid
-/// circle changes the pairs it is in, and a circle it moves carries that to the pairs
-/// after (circle_circle.hpp).
+/// moves its circles as circle_circle.hpp's pairwise separate does (docs/behaviour.md's rule, in
+/// the weighting `mode`), from the positions the pairs before it left. A circle that no pair moves
+/// keeps its bits. Reads x, y, radius, inverse_mass; writes x and y. An invalid circle changes the
+/// pairs it is in, and a circle it moves carries that to the pairs after (circle_circle.hpp).
 /// Throws std::invalid_argument, writing nothing, unless circles.count equals
 /// groups.circle_count(), rounds >= 0, no array is null, and x and y share memory with no
 /// other array. `workspace` is scratch (four floats a circle); the overload without one

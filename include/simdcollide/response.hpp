@@ -1,5 +1,5 @@
 // Velocity response: impulses that stop approaching contacts, with restitution and Coulomb
-// friction. SPEC.md "Velocity response".
+// friction. docs/behaviour.md "Velocity response".
 //
 // For a contact with unit normal n from A to B: relative velocity v = vB - vA, normal speed
 // vn = v . n. Only approaching contacts (vn < 0) respond; pairs not in contact have a zero

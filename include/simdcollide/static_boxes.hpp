@@ -1,4 +1,4 @@
-// Many circles against a fixed set of static boxes (SPEC.md "Many against many").
+// Many circles against a fixed set of static boxes (docs/behaviour.md "Many against many").
 //
 // The rule: for each circle, the boxes act in ascending box index, each push-out seeing the
 // position the previous one left. reference::push_out_all is exactly that, as nested loops.
@@ -75,7 +75,7 @@ private:
     std::vector<std::uint32_t> listed_;
 };
 
-/// Pushes every circle out of every box of `grid` by SPEC.md's rule (boxes in ascending
+/// Pushes every circle out of every box of `grid` by docs/behaviour.md's rule (boxes in ascending
 /// index, each seeing the position the last left), bit-identical to
 /// reference::push_out_all(circles, grid.boxes(), margin). Writes circles.x and circles.y.
 /// Returns the number of (circle, box) pushes. Throws std::invalid_argument for a null array

@@ -37,7 +37,8 @@
 //      is recorded with the depth it is separated by, and one that an earlier one parted
 //      is not. Then each circle's move by 3 is held to separation_reach (below) of its
 //      radius a step: radius / substeps a substep, scaled back along its direction;
-//   4. each moving circle pushed out of its listed boxes in ascending box index (SPEC.md's
+//   4. each moving circle pushed out of its listed boxes in ascending box index
+//   (docs/behaviour.md's
 //      order rule); static circles are never moved;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
 //      the correction of 3 and 4 divided by h, that gain capped at max_correction_speed.

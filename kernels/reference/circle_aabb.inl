@@ -1,5 +1,5 @@
-// The scalar reference for circle against AABB: SPEC.md "Circle against AABB", one pair at a
-// time. These definitions are the meaning of every SIMD kernel's results.
+// The scalar reference for circle against AABB: docs/behaviour.md "Circle against AABB", one pair
+// at a time. These definitions are the meaning of every SIMD kernel's results.
 //
 // This file has no include guard and opens no namespace on purpose: it is included inside
 // a namespace by kernels/reference/circle_aabb.cpp (the library's reference) and by
@@ -16,13 +16,13 @@ struct closest_point_result {
     float y;
 };
 
-// SPEC 1: s.x = max(b.min_x, min(c.x, b.max_x)), and the same for y.
+// behaviour.md 1: s.x = max(b.min_x, min(c.x, b.max_x)), and the same for y.
 inline closest_point_result closest_point_of(float cx, float cy, float min_x, float min_y,
                                              float max_x, float max_y) {
     return {max_ps(min_x, min_ps(cx, max_x)), max_ps(min_y, min_ps(cy, max_y))};
 }
 
-// SPEC 2: d2 = (c.x - s.x)^2 + (c.y - s.y)^2; 0 inside the box and on its boundary.
+// behaviour.md 2: d2 = (c.x - s.x)^2 + (c.y - s.y)^2; 0 inside the box and on its boundary.
 inline float distance_squared_of(float cx, float cy, float min_x, float min_y, float max_x,
                                  float max_y) {
     const closest_point_result s = closest_point_of(cx, cy, min_x, min_y, max_x, max_y);
@@ -40,7 +40,7 @@ struct contact_result {
     float point_y;
 };
 
-// SPEC 3, 4 and 7: the contact of one circle with one box, zeros when there is none.
+// behaviour.md 3, 4 and 7: the contact of one circle with one box, zeros when there is none.
 inline contact_result contact_of(float cx, float cy, float r, float min_x, float min_y, float max_x,
                                  float max_y, float margin) {
     const closest_point_result s = closest_point_of(cx, cy, min_x, min_y, max_x, max_y);
@@ -54,8 +54,8 @@ inline contact_result contact_of(float cx, float cy, float r, float min_x, float
         const float reach = r + margin;
         const float dist = std::sqrt(d2);
         c.hit = d2 < reach * reach;
-        // One division for both components (dx / dist would take two): SPEC's (c - s) / dist
-        // to within an ulp, and the divider is the slowest unit these kernels use.
+        // One division for both components (dx / dist would take two): the contract's (c - s) /
+        // dist to within an ulp, and the divider is the slowest unit these kernels use.
         const float inverse_dist = 1.0F / dist;
         c.normal_x = dx * inverse_dist;
         c.normal_y = dy * inverse_dist;
@@ -113,7 +113,7 @@ inline void distance_squared_loop(simdcollide::circles_cview c, simdcollide::aab
     }
 }
 
-// SPEC 6: overlap is "there is a contact".
+// behaviour.md 6: overlap is "there is a contact".
 inline std::size_t overlap_loop(simdcollide::circles_cview c, simdcollide::aabbs_view b,
                                 std::uint8_t* mask, float margin) {
     std::size_t count = 0;
@@ -145,7 +145,7 @@ inline std::size_t contact_loop(simdcollide::circles_cview c, simdcollide::aabbs
     return count;
 }
 
-// SPEC 5 and 7: c += n * depth for each contact, never by a negative depth.
+// behaviour.md 5 and 7: c += n * depth for each contact, never by a negative depth.
 inline std::size_t push_out_loop(simdcollide::circles_view c, simdcollide::aabbs_view b,
                                  float margin) {
     std::size_t moved = 0;

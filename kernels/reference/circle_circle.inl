@@ -1,6 +1,6 @@
-// The scalar reference for circle against circle: SPEC.md "Circle against circle", one pair
-// at a time. Included in a namespace, like circle_aabb.inl (see there for why); needs
-// <cmath>, <cstddef>, <cstdint>, <simdcollide/soa.hpp> and <simdcollide/circle_circle.hpp>.
+// The scalar reference for circle against circle: docs/behaviour.md "Circle against circle", one
+// pair at a time. Included in a namespace, like circle_aabb.inl (see there for why); needs <cmath>,
+// <cstddef>, <cstdint>, <simdcollide/soa.hpp> and <simdcollide/circle_circle.hpp>.
 
 struct circle_circle_contact {
     bool hit;
@@ -11,7 +11,7 @@ struct circle_circle_contact {
     float point_y;
 };
 
-// SPEC 1 and 2: d = b.c - a.c; a contact iff d2 < (a.r + b.r)^2; the normal runs from a to
+// behaviour.md 1 and 2: d = b.c - a.c; a contact iff d2 < (a.r + b.r)^2; the normal runs from a to
 // b, (1, 0) for coincident centres; the point is the midpoint of the two surface points.
 inline circle_circle_contact circle_contact_of(float ax, float ay, float ar, float bx, float by,
                                                float br) {
@@ -45,7 +45,7 @@ struct separation_weights {
     float b;
 };
 
-// SPEC 3: the three weighting modes; a static circle (inverse mass 0) has weight 0 in all.
+// behaviour.md 3: the three weighting modes; a static circle (inverse mass 0) has weight 0 in all.
 inline separation_weights separation_weights_of(simdcollide::separation_weighting mode, float ar,
                                                 float aw, float br, float bw) {
     float wa = aw;
@@ -69,8 +69,8 @@ struct separation_result {
     float b_dy;
 };
 
-// SPEC 3: the centres move apart along n by depth in total: a by -n * depth * wa / (wa + wb),
-// b by +n * depth * wb / (wa + wb), computed with the weights scaled where scale_weights
+// behaviour.md 3: the centres move apart along n by depth in total: a by -n * depth * wa / (wa +
+// wb), b by +n * depth * wb / (wa + wb), computed with the weights scaled where scale_weights
 // (weights.inl) says so, as share = depth / (wa + wb), then n * (share * w). Nothing moves when
 // wa + wb == 0.
 inline separation_result separation_of(simdcollide::separation_weighting mode, float ax, float ay,

@@ -1,6 +1,6 @@
-// The scalar reference for velocity response: SPEC.md "Velocity response", one contact at a
-// time. Included in a namespace with the other reference .inl files (see circle_aabb.inl);
-// needs minmax.inl and <simdcollide/response.hpp>.
+// The scalar reference for velocity response: docs/behaviour.md "Velocity response", one contact at
+// a time. Included in a namespace with the other reference .inl files (see circle_aabb.inl); needs
+// minmax.inl and <simdcollide/response.hpp>.
 
 struct impulse_result {
     bool responds; // an approaching contact with some weight

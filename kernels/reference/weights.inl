@@ -1,8 +1,8 @@
-// The scale every split of a correction or an impulse by two weights works with: SPEC.md's
-// share depth * wa / (wa + wb) (and the impulse's division by wa + wb) in floats for every
-// valid weight, from 0 and the subnormals to the largest finite float. Included in a
-// namespace with the other reference .inl files (see circle_aabb.inl), after minmax.inl;
-// needs <bit> and <cstdint>.
+// The scale every split of a correction or an impulse by two weights works with:
+// docs/behaviour.md's share depth * wa / (wa + wb) (and the impulse's division by wa + wb) in
+// floats for every valid weight, from 0 and the subnormals to the largest finite float. Included in
+// a namespace with the other reference .inl files (see circle_aabb.inl), after minmax.inl; needs
+// <bit> and <cstdint>.
 //
 // Weights whose sum lies in [2^-24, 2^24] (or is 0) are used as they are: their sum and its
 // reciprocal are ordinary floats. Others are both multiplied by one power of two, chosen from

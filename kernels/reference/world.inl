@@ -88,8 +88,8 @@ inline std::size_t box_touches_loop(simdcollide::particles_view c,
 }
 
 // Phase 4: each listed (circle, box) in list order, the circle pushed out along the
-// contact's normal by its depth where in contact, from the position the last left (SPEC.md's
-// order rule: a circle's boxes act in ascending index when listed so).
+// contact's normal by its depth where in contact, from the position the last left
+// (docs/behaviour.md's order rule: a circle's boxes act in ascending index when listed so).
 inline void push_boxes_loop(simdcollide::particles_view c, const simdcollide::circle_pair* listed,
                             std::size_t count, const float* boxes) {
     for (std::size_t k = 0; k < count; ++k) {
@@ -177,7 +177,7 @@ inline void separate_pair(simdcollide::particles_view c, simdcollide::circle_pai
     }
 }
 
-// Phase 3: `rounds` passes over the pairs in list order, each pair separated (SPEC 3) from
+// Phase 3: `rounds` passes over the pairs in list order, each pair separated (behaviour.md 3) from
 // the positions the pairs before it left. With a record, in the first round each pair in
 // contact (depth > 0) is recorded as its turn comes, before it is separated: its contact
 // from those positions, its approach speed from the velocities. The groups

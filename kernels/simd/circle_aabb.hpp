@@ -23,13 +23,13 @@ struct circle_aabb {
         F y;
     };
 
-    // SPEC 1: s.x = max(b.min_x, min(c.x, b.max_x)), and the same for y.
+    // behaviour.md 1: s.x = max(b.min_x, min(c.x, b.max_x)), and the same for y.
     static closest_point_result closest_point_of(const F& cx, const F& cy, const F& min_x,
                                                  const F& min_y, const F& max_x, const F& max_y) {
         return {max_ps(min_x, min_ps(cx, max_x)), max_ps(min_y, min_ps(cy, max_y))};
     }
 
-    // SPEC 2: d2 = (c.x - s.x)^2 + (c.y - s.y)^2.
+    // behaviour.md 2: d2 = (c.x - s.x)^2 + (c.y - s.y)^2.
     static F distance_squared_of(const F& cx, const F& cy, const F& min_x, const F& min_y,
                                  const F& max_x, const F& max_y) {
         const closest_point_result s = closest_point_of(cx, cy, min_x, min_y, max_x, max_y);
@@ -47,7 +47,7 @@ struct circle_aabb {
         F point_y;
     };
 
-    // SPEC 3, 4 and 7, both cases computed, each lane keeping the one its d2 selects. The
+    // behaviour.md 3, 4 and 7, both cases computed, each lane keeping the one its d2 selects. The
     // values are those of the contact the lane would have; lanes without one (hit false)
     // are zeroed by contact() and left alone by push_out(), as in the reference. Ordered so that
     // few values are live at once (GCC does not reorder for register pressure on x86): first which
@@ -173,7 +173,7 @@ struct circle_aabb {
         });
     }
 
-    // SPEC 5 and 7: c += n * depth for each contact, never by a negative depth. A lane that
+    // behaviour.md 5 and 7: c += n * depth for each contact, never by a negative depth. A lane that
     // does not move stores its own bits back unchanged.
     static std::size_t push_out(circles_view c, aabbs_view b, float margin) {
         const F m(margin);

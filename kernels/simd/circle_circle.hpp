@@ -55,7 +55,7 @@ struct circle_circle {
         return d;
     }
 
-    // SPEC 1 and 2 (reference circle_contact_of), from the centres' distance d.
+    // behaviour.md 1 and 2 (reference circle_contact_of), from the centres' distance d.
     [[gnu::always_inline]] static contact_result
     contact_from(const centre_distance& d, const F& ax, const F& ay, const F& ar, const F& br) {
         const F reach = ar + br;
@@ -72,7 +72,7 @@ struct circle_circle {
         return c;
     }
 
-    // SPEC 1 and 2 for one block. Always inlined: the world's phase 3 calls it once for a
+    // behaviour.md 1 and 2 for one block. Always inlined: the world's phase 3 calls it once for a
     // block's separation and its touches (simd/world.hpp), and GCC called it out of line
     // there.
     [[gnu::always_inline]] static contact_result contact_of(const F& ax, const F& ay, const F& ar,
@@ -89,7 +89,7 @@ struct circle_circle {
         F b_dy;
     };
 
-    // SPEC 3 (reference separation_weights_of and separation_of). The mode is a template
+    // behaviour.md 3 (reference separation_weights_of and separation_of). The mode is a template
     // argument so that each loop has one copy per mode (with_mode) and no branch per block.
     template <separation_weighting mode>
     static separation_result separation_of(const F& ax, const F& ay, const F& ar, const F& aw,

@@ -483,7 +483,7 @@ private:
     [[gnu::always_inline]] static contact_result contact_of(const gathered& g) {
         return circle_circle<Arch>::contact_of(g.a.f0, g.a.f1, g.a.f2, g.b.f0, g.b.f1, g.b.f2);
     }
-    // The records after the pairs' separation (SPEC 3) from their contact k: each circle
+    // The records after the pairs' separation (behaviour.md 3) from their contact k: each circle
     // moved where its lane moves it, its bits kept where not.
     template <separation_weighting mode>
     [[gnu::always_inline]] static gathered separated(const gathered& g, const contact_result& k) {

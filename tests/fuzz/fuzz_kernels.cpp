@@ -3,10 +3,10 @@
 // subnormals, -0 and huge values all come up, mixed with small dyadic values, so that exact
 // touching, coincident centres and centres on faces come up too).
 //
-// SPEC.md "Exactness": results bit-identical to the reference; where invalid input makes a
-// NaN, its payload may differ, nothing else. So every output (and every count) is compared
-// bit for bit, NaN against NaN excepted. A mismatch, or a write outside an output's
-// elements, aborts with what differed.
+// docs/behaviour.md "Exactness": results bit-identical to the reference; where invalid input makes
+// a NaN, its payload may differ, nothing else. So every output (and every count) is compared bit
+// for bit, NaN against NaN excepted. A mismatch, or a write outside an output's elements, aborts
+// with what differed.
 //
 // Build (clang): cmake -DCMAKE_CXX_COMPILER=clang++ -DSIMDCOLLIDE_BUILD_FUZZERS=ON ...
 // Run: simdcollide_fuzz_kernels -max_total_time=60 (README, "Fuzzing").
@@ -30,7 +30,7 @@
 namespace simdcollide::fuzz {
 namespace {
 
-// What SPEC.md allows to differ: a NaN's payload.
+// What docs/behaviour.md allows to differ: a NaN's payload.
 bool same(float a, float b) {
     return canonical_bits(a) == canonical_bits(b);
 }

@@ -45,7 +45,7 @@ private:
     std::size_t at_ = 0;
 };
 
-/// A float's bits, every NaN as one pattern: SPEC.md ("Exactness") lets a NaN's payload
+/// A float's bits, every NaN as one pattern: docs/behaviour.md ("Exactness") lets a NaN's payload
 /// differ between instruction sets, and nothing else.
 inline std::uint32_t canonical_bits(float v) {
     return v != v ? 0x7FC00000U : std::bit_cast<std::uint32_t>(v);
