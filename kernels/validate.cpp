@@ -21,24 +21,32 @@ std::string describe(const char* field, float value, const char* rule) {
     return out.str();
 }
 
+// Why circle i of c is invalid, or nothing (a null radius array is not checked).
+std::string circle_problem(circles_cview c, std::size_t i) {
+    if (!std::isfinite(c.x[i])) {
+        return describe("x", c.x[i], "finite");
+    }
+    if (!std::isfinite(c.y[i])) {
+        return describe("y", c.y[i], "finite");
+    }
+    if (c.radius != nullptr) {
+        if (!std::isfinite(c.radius[i])) {
+            return describe("radius", c.radius[i], "finite");
+        }
+        if (c.radius[i] < 0.0F) {
+            return describe("radius", c.radius[i], ">= 0");
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 validation validate(circles_cview c) {
     detail::require_fields("validate", "circles", c.count, {c.x, c.y});
     for (std::size_t i = 0; i < c.count; ++i) {
-        if (!std::isfinite(c.x[i])) {
-            return invalid("circle", i, describe("x", c.x[i], "finite"));
-        }
-        if (!std::isfinite(c.y[i])) {
-            return invalid("circle", i, describe("y", c.y[i], "finite"));
-        }
-        if (c.radius != nullptr) {
-            if (!std::isfinite(c.radius[i])) {
-                return invalid("circle", i, describe("radius", c.radius[i], "finite"));
-            }
-            if (c.radius[i] < 0.0F) {
-                return invalid("circle", i, describe("radius", c.radius[i], ">= 0"));
-            }
+        if (std::string why = circle_problem(c, i); !why.empty()) {
+            return invalid("circle", i, why);
         }
     }
     return {};
@@ -71,11 +79,8 @@ validation validate(aabbs_view b) {
 validation validate(particles_view p) {
     detail::require_fields("validate", "particles", p.count, {p.x, p.y});
     for (std::size_t i = 0; i < p.count; ++i) {
-        // One particle at a time, so that the first invalid one is reported.
-        if (validation v = validate(
-                circles_cview(p.x + i, p.y + i, p.radius == nullptr ? nullptr : p.radius + i, 1));
-            !v) {
-            return invalid("particle", i, v.reason.substr(v.reason.find(": ") + 2));
+        if (std::string why = circle_problem(p, i); !why.empty()) {
+            return invalid("particle", i, why);
         }
         if (p.inverse_mass != nullptr) {
             const float w = p.inverse_mass[i];
