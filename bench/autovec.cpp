@@ -25,8 +25,11 @@ namespace simdcollide::bench {
 
 const detail::circle_aabb_kernels_table& autovec_circle_aabb() {
     static constexpr detail::circle_aabb_kernels_table table{
-        &autovec::closest_point_loop, &autovec::distance_squared_loop, &autovec::overlap_loop,
-        &autovec::contact_loop,       &autovec::push_out_loop,         &autovec::push_out_box_loop,
+        &autovec::closest_point_loop,     &autovec::distance_squared_loop,
+        &autovec::overlap_loop,           &autovec::contact_loop,
+        &autovec::push_out_loop,          &autovec::push_out_box_loop,
+        &autovec::closest_point_box_loop, &autovec::distance_squared_box_loop,
+        &autovec::overlap_box_loop,       &autovec::contact_box_loop,
     };
     return table;
 }

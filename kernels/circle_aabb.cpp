@@ -119,6 +119,81 @@ std::size_t push_out_box_with(const detail::kernel_table& t, circles_view c, con
     return t.circle_aabb.push_out_box(c, b, margin);
 }
 
+// The one-box forms: the same checks as above, less the boxes' (the box is a value).
+
+void check_circles(const char* kernel, circles_cview c, bool needs_radius) {
+    detail::require_fields(kernel, "circles", c.count, {c.x, c.y});
+    if (needs_radius) {
+        detail::require_fields(kernel, "circles", c.count, {c.radius});
+    }
+}
+
+void closest_point_box_with(const detail::kernel_table& t, circles_cview c, const aabb& b,
+                            points_view out) {
+    check_circles("closest_point", c, false);
+    detail::require_count("closest_point", "out", c.count, out.count);
+    detail::require_fields("closest_point", "out", out.count, {out.x, out.y});
+    detail::require_apart(
+        "closest_point",
+        {detail::reads("circles.x", c.x, c.count), detail::reads("circles.y", c.y, c.count),
+         detail::writes("out.x", out.x, out.count), detail::writes("out.y", out.y, out.count)},
+        detail::in_place::allowed);
+    t.circle_aabb.closest_point_box(c, b, out);
+}
+
+void distance_squared_box_with(const detail::kernel_table& t, circles_cview c, const aabb& b,
+                               std::span<float> out) {
+    check_circles("distance_squared", c, false);
+    detail::require_count("distance_squared", "out", c.count, out.size());
+    detail::require_apart("distance_squared",
+                          {detail::reads("circles.x", c.x, c.count),
+                           detail::reads("circles.y", c.y, c.count),
+                           detail::writes("out", out.data(), out.size())},
+                          detail::in_place::allowed);
+    t.circle_aabb.distance_squared_box(c, b, out.data());
+}
+
+std::size_t overlap_box_with(const detail::kernel_table& t, circles_cview c, const aabb& b,
+                             std::span<std::uint8_t> mask, float margin) {
+    check_circles("overlap", c, true);
+    detail::require_count("overlap", "mask", c.count, mask.size());
+    detail::require_margin("overlap", margin);
+    detail::require_apart("overlap",
+                          {detail::reads("circles.x", c.x, c.count),
+                           detail::reads("circles.y", c.y, c.count),
+                           detail::reads("circles.radius", c.radius, c.count),
+                           {"mask", mask.data(), mask.size(), 1, true}},
+                          detail::in_place::allowed);
+    return t.circle_aabb.overlap_box(c, b, c.count == 0 ? nullptr : mask.data(), margin);
+}
+
+std::size_t count_overlaps_box_with(const detail::kernel_table& t, circles_cview c, const aabb& b,
+                                    float margin) {
+    check_circles("count_overlaps", c, true);
+    detail::require_margin("count_overlaps", margin);
+    return t.circle_aabb.overlap_box(c, b, nullptr, margin);
+}
+
+std::size_t contact_box_with(const detail::kernel_table& t, circles_cview c, const aabb& b,
+                             contacts_view out, float margin) {
+    check_circles("contact", c, true);
+    detail::require_count("contact", "out", c.count, out.count);
+    detail::require_fields("contact", "out", out.count,
+                           {out.normal_x, out.normal_y, out.depth, out.point_x, out.point_y});
+    detail::require_margin("contact", margin);
+    detail::require_apart("contact",
+                          {detail::reads("circles.x", c.x, c.count),
+                           detail::reads("circles.y", c.y, c.count),
+                           detail::reads("circles.radius", c.radius, c.count),
+                           detail::writes("out.normal_x", out.normal_x, out.count),
+                           detail::writes("out.normal_y", out.normal_y, out.count),
+                           detail::writes("out.depth", out.depth, out.count),
+                           detail::writes("out.point_x", out.point_x, out.count),
+                           detail::writes("out.point_y", out.point_y, out.count)},
+                          detail::in_place::allowed);
+    return t.circle_aabb.contact_box(c, b, out, margin);
+}
+
 #undef SIMDCOLLIDE_CIRCLE_BOX_READS
 
 } // namespace
@@ -145,6 +220,22 @@ std::size_t push_out(circles_view circles, aabbs_view boxes, float margin) {
 std::size_t push_out(circles_view circles, const aabb& box, float margin) {
     return push_out_box_with(detail::active_table(), circles, box, margin);
 }
+void closest_point(circles_cview circles, const aabb& box, points_view out) {
+    closest_point_box_with(detail::active_table(), circles, box, out);
+}
+void distance_squared(circles_cview circles, const aabb& box, std::span<float> out) {
+    distance_squared_box_with(detail::active_table(), circles, box, out);
+}
+std::size_t overlap(circles_cview circles, const aabb& box, std::span<std::uint8_t> mask,
+                    float margin) {
+    return overlap_box_with(detail::active_table(), circles, box, mask, margin);
+}
+std::size_t count_overlaps(circles_cview circles, const aabb& box, float margin) {
+    return count_overlaps_box_with(detail::active_table(), circles, box, margin);
+}
+std::size_t contact(circles_cview circles, const aabb& box, contacts_view out, float margin) {
+    return contact_box_with(detail::active_table(), circles, box, out, margin);
+}
 
 namespace reference {
 void closest_point(circles_cview circles, aabbs_view boxes, points_view out) {
@@ -168,6 +259,22 @@ std::size_t push_out(circles_view circles, aabbs_view boxes, float margin) {
 }
 std::size_t push_out(circles_view circles, const aabb& box, float margin) {
     return push_out_box_with(detail::reference_table(), circles, box, margin);
+}
+void closest_point(circles_cview circles, const aabb& box, points_view out) {
+    closest_point_box_with(detail::reference_table(), circles, box, out);
+}
+void distance_squared(circles_cview circles, const aabb& box, std::span<float> out) {
+    distance_squared_box_with(detail::reference_table(), circles, box, out);
+}
+std::size_t overlap(circles_cview circles, const aabb& box, std::span<std::uint8_t> mask,
+                    float margin) {
+    return overlap_box_with(detail::reference_table(), circles, box, mask, margin);
+}
+std::size_t count_overlaps(circles_cview circles, const aabb& box, float margin) {
+    return count_overlaps_box_with(detail::reference_table(), circles, box, margin);
+}
+std::size_t contact(circles_cview circles, const aabb& box, contacts_view out, float margin) {
+    return contact_box_with(detail::reference_table(), circles, box, out, margin);
 }
 } // namespace reference
 

@@ -27,8 +27,12 @@ struct circle_aabb_kernels_table {
     std::size_t (*overlap)(circles_cview, aabbs_view, std::uint8_t* mask, float margin);
     std::size_t (*contact)(circles_cview, aabbs_view, contacts_view, float margin);
     std::size_t (*push_out)(circles_view, aabbs_view, float margin);
-    /// Every circle against the same box.
+    /// Every circle against the same box: the kernels above with that box repeated.
     std::size_t (*push_out_box)(circles_view, aabb box, float margin);
+    void (*closest_point_box)(circles_cview, aabb box, points_view);
+    void (*distance_squared_box)(circles_cview, aabb box, float* out);
+    std::size_t (*overlap_box)(circles_cview, aabb box, std::uint8_t* mask, float margin);
+    std::size_t (*contact_box)(circles_cview, aabb box, contacts_view, float margin);
 };
 
 struct circle_circle_kernels_table {

@@ -187,6 +187,89 @@ TEST_P(circle_aabb_simd, push_out_against_one_box_matches_reference_and_pairwise
     }
 }
 
+// The boxes the one-box forms are tried against: box 0 of the scene, a unit box, a point, an
+// inverted box and one with a NaN corner (for these two the forms owe only what the
+// pairwise form gives with the box repeated).
+std::vector<aabb> one_boxes(const pair_scene& scene) {
+    std::vector<aabb> boxes{aabb::from_min_max(0, 0, 1, 1), aabb::from_min_max(2, -1, 2, -1),
+                            aabb::from_min_max(3, 3, -3, -3),
+                            aabb::from_min_max(std::numeric_limits<float>::quiet_NaN(), 0, 1, 1)};
+    if (scene.size() > 0) {
+        boxes.push_back(
+            aabb::from_min_max(scene.min_x[0], scene.min_y[0], scene.max_x[0], scene.max_y[0]));
+    }
+    return boxes;
+}
+
+// The scene's circles, each paired with `box`.
+pair_scene with_box_repeated(const run_case& rc, const aabb& box) {
+    pair_scene repeated(rc.n, rc.shift);
+    fill_random(repeated, rc.seed);
+    for (std::size_t i = 0; i < rc.n; ++i) {
+        repeated.set(i, {repeated.x[i], repeated.y[i], repeated.radius[i]}, box);
+    }
+    return repeated;
+}
+
+TEST_P(circle_aabb_simd, queries_against_one_box_match_reference_and_pairwise) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const auto& ref = detail::reference_table().circle_aabb;
+    for (const run_case& rc : cases()) {
+        pair_scene scene(rc.n, rc.shift);
+        fill_random(scene, rc.seed);
+        for (const aabb& box : one_boxes(scene)) {
+            const pair_scene repeated = with_box_repeated(rc, box);
+            guarded_floats px(rc.n, rc.shift), py(rc.n, rc.shift), wx(rc.n, rc.shift),
+                wy(rc.n, rc.shift), gx(rc.n, rc.shift), gy(rc.n, rc.shift);
+            ref.closest_point(repeated.circles(), repeated.boxes(), {px.data(), py.data(), rc.n});
+            ref.closest_point_box(scene.circles(), box, {wx.data(), wy.data(), rc.n});
+            table.circle_aabb.closest_point_box(scene.circles(), box, {gx.data(), gy.data(), rc.n});
+            for (std::size_t i = 0; i < rc.n; ++i) {
+                EXPECT_SAME_BITS(wx[i], px[i], "reference closest x", i);
+                EXPECT_SAME_BITS(wy[i], py[i], "reference closest y", i);
+                EXPECT_SAME_BITS(gx[i], wx[i], "closest x", i);
+                EXPECT_SAME_BITS(gy[i], wy[i], "closest y", i);
+            }
+            ref.distance_squared(repeated.circles(), repeated.boxes(), px.data());
+            ref.distance_squared_box(scene.circles(), box, wx.data());
+            table.circle_aabb.distance_squared_box(scene.circles(), box, gx.data());
+            for (std::size_t i = 0; i < rc.n; ++i) {
+                EXPECT_SAME_BITS(wx[i], px[i], "reference d2", i);
+                EXPECT_SAME_BITS(gx[i], wx[i], "d2", i);
+            }
+            EXPECT_TRUE(gx.guards_intact() && gy.guards_intact()) << "n=" << rc.n;
+            for (float margin : margins) {
+                std::vector<std::uint8_t> pairwise(rc.n + 8, 7), want(rc.n + 8, 7),
+                    got(rc.n + 8, 7);
+                const std::size_t pairwise_count =
+                    ref.overlap(repeated.circles(), repeated.boxes(), pairwise.data(), margin);
+                const std::size_t want_count =
+                    ref.overlap_box(scene.circles(), box, want.data(), margin);
+                EXPECT_EQ(want_count, pairwise_count);
+                EXPECT_EQ(want, pairwise);
+                EXPECT_EQ(table.circle_aabb.overlap_box(scene.circles(), box, got.data(), margin),
+                          want_count);
+                EXPECT_EQ(table.circle_aabb.overlap_box(scene.circles(), box, nullptr, margin),
+                          want_count);
+                EXPECT_EQ(got, want) << "n=" << rc.n << " margin=" << margin;
+
+                guarded_contacts by_pair(rc.n, rc.shift), want_contacts(rc.n, rc.shift),
+                    got_contacts(rc.n, rc.shift);
+                const std::size_t by_pair_count =
+                    ref.contact(repeated.circles(), repeated.boxes(), by_pair.view(), margin);
+                const std::size_t want_contact_count =
+                    ref.contact_box(scene.circles(), box, want_contacts.view(), margin);
+                EXPECT_EQ(want_contact_count, by_pair_count);
+                expect_same_contacts(want_contacts, by_pair);
+                EXPECT_EQ(table.circle_aabb.contact_box(scene.circles(), box, got_contacts.view(),
+                                                        margin),
+                          want_contact_count);
+                expect_same_contacts(got_contacts, want_contacts);
+            }
+        }
+    }
+}
+
 // The random mix must really contain the cases it claims to: otherwise the tests above
 // would pass vacuously. Counted with the reference on the long scene.
 TEST(circle_aabb_scene, random_mix_covers_every_case) {

@@ -24,6 +24,36 @@ TEST(views, span_constructors_reject_different_lengths) {
     EXPECT_EQ(ok.count, 3U);
 }
 
+// The views made with each field named: the same pointers and count as positionally, and
+// the same length check.
+TEST(views, named_fields_give_the_positional_view_and_check_lengths) {
+    std::vector<float> x(3, 1), y(3, 2), radius(3, 3), inverse_mass(3, 4), vx(3, 5), vy(3, 6);
+    std::vector<float> two(2);
+    const particles_view p(
+        {.x = x, .y = y, .radius = radius, .inverse_mass = inverse_mass, .vx = vx, .vy = vy});
+    EXPECT_EQ(p.x, x.data());
+    EXPECT_EQ(p.vx, vx.data());
+    EXPECT_EQ(p.vy, vy.data());
+    EXPECT_EQ(p.inverse_mass, inverse_mass.data());
+    EXPECT_EQ(p.count, 3U);
+    EXPECT_THROW(
+        particles_view(
+            {.x = x, .y = y, .radius = radius, .inverse_mass = inverse_mass, .vx = two, .vy = vy}),
+        std::invalid_argument);
+    const circles_view c({.x = x, .y = y, .radius = radius});
+    EXPECT_EQ(c.y, y.data());
+    EXPECT_EQ(c.count, 3U);
+    EXPECT_THROW(circles_view({.x = x, .y = two, .radius = radius}), std::invalid_argument);
+    const circles_cview cc({.x = x, .y = y, .radius = radius});
+    EXPECT_EQ(cc.radius, radius.data());
+    EXPECT_THROW(circles_cview({.x = x, .y = y, .radius = two}), std::invalid_argument);
+    const aabbs_view b({.min_x = x, .min_y = y, .max_x = vx, .max_y = vy});
+    EXPECT_EQ(b.max_x, vx.data());
+    EXPECT_EQ(b.count, 3U);
+    EXPECT_THROW(aabbs_view({.min_x = x, .min_y = y, .max_x = two, .max_y = vy}),
+                 std::invalid_argument);
+}
+
 TEST(containers, aligned_and_padded_with_zeros) {
     circle_set c;
     for (int i = 0; i < 5; ++i) {
@@ -185,6 +215,89 @@ TEST_P(kernel_arguments, null_arrays_throw) {
                   ref, [&] { return reference::push_out(circles_view{}, aabbs_view{}); },
                   [&] { return push_out(circles_view{}, aabbs_view{}); }),
               0U);
+}
+
+// The one-box forms check what the pairwise forms check, less the boxes, and give the
+// pairwise results through the public API too.
+TEST_P(kernel_arguments, one_box_forms_check_their_arguments) {
+    const bool ref = GetParam();
+    const aabb floor = aabb::from_min_max(-10, -1, 10, 0);
+    circle_set c(5);
+    for (std::size_t i = 0; i < 5; ++i) {
+        c.x[i] = static_cast<float>(i) - 2.0F;
+        c.y[i] = 0.25F * static_cast<float>(i) - 0.5F;
+        c.radius[i] = 0.5F;
+    }
+    contact_set out4(4);
+    out4.depth[0] = 42;
+    EXPECT_THROW(call(
+                     ref, [&] { return reference::contact(c.view(), floor, out4.view()); },
+                     [&] { return contact(c.view(), floor, out4.view()); }),
+                 std::invalid_argument);
+    EXPECT_EQ(out4.depth[0], 42);
+    std::vector<std::uint8_t> mask(4, 9);
+    EXPECT_THROW(call(
+                     ref, [&] { return reference::overlap(c.view(), floor, mask); },
+                     [&] { return overlap(c.view(), floor, mask); }),
+                 std::invalid_argument);
+    EXPECT_EQ(mask[0], 9);
+    std::vector<float> d2(6, 3);
+    EXPECT_THROW(call(
+                     ref,
+                     [&] {
+                         reference::distance_squared(c.view(), floor, d2);
+                         return 0;
+                     },
+                     [&] {
+                         distance_squared(c.view(), floor, d2);
+                         return 0;
+                     }),
+                 std::invalid_argument);
+    EXPECT_EQ(d2[0], 3);
+    EXPECT_THROW(call(
+                     ref, [&] { return reference::count_overlaps(c.view(), floor, -1.0F); },
+                     [&] { return count_overlaps(c.view(), floor, -1.0F); }),
+                 std::invalid_argument);
+    circles_view no_radius = c.view();
+    no_radius.radius = nullptr;
+    EXPECT_THROW(call(
+                     ref, [&] { return reference::count_overlaps(no_radius, floor); },
+                     [&] { return count_overlaps(no_radius, floor); }),
+                 std::invalid_argument);
+    // An output that overlaps an input it is not: refused.
+    std::vector<float> xy(10);
+    EXPECT_THROW(call(
+                     ref,
+                     [&] {
+                         reference::closest_point(c.view(), floor, {c.x.data() + 1, xy.data(), 5});
+                         return 0;
+                     },
+                     [&] {
+                         closest_point(c.view(), floor, {c.x.data() + 1, xy.data(), 5});
+                         return 0;
+                     }),
+                 std::invalid_argument);
+
+    // The results: the pairwise form's, with the floor repeated.
+    aabb_set floors;
+    for (std::size_t i = 0; i < 5; ++i) {
+        floors.push_back(floor);
+    }
+    contact_set want(5), got(5);
+    const std::size_t want_count = reference::contact(c.view(), floors.view(), want.view());
+    const std::size_t got_count = call(
+        ref, [&] { return reference::contact(c.view(), floor, got.view()); },
+        [&] { return contact(c.view(), floor, got.view()); });
+    EXPECT_EQ(got_count, want_count);
+    EXPECT_GT(want_count, 0U);
+    for (std::size_t i = 0; i < 5; ++i) {
+        EXPECT_EQ(got.depth[i], want.depth[i]) << i;
+        EXPECT_EQ(got.normal_y[i], want.normal_y[i]) << i;
+    }
+    EXPECT_EQ(call(
+                  ref, [&] { return reference::count_overlaps(c.view(), floor); },
+                  [&] { return count_overlaps(c.view(), floor); }),
+              want_count);
 }
 
 INSTANTIATE_TEST_SUITE_P(both, kernel_arguments, ::testing::Values(true, false),

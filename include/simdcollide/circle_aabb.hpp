@@ -67,8 +67,16 @@ std::size_t contact(circles_cview circles, aabbs_view boxes, contacts_view out,
 /// Returns how many circles it moved.
 std::size_t push_out(circles_view circles, aabbs_view boxes, float margin = 0.0F);
 
-/// Pushes every circle out of the same box (a floor, a wall), as push_out with that box
-/// repeated. The box must be valid (finite, min <= max); it is not checked.
+/// Every circle against the same box (a floor, a wall): each of these does what the form
+/// above does with that box repeated, bit for bit, without a box array. The box is not
+/// checked (see validate.hpp); an invalid one gives what it gives repeated.
+void closest_point(circles_cview circles, const aabb& box, points_view out);
+void distance_squared(circles_cview circles, const aabb& box, std::span<float> out);
+std::size_t overlap(circles_cview circles, const aabb& box, std::span<std::uint8_t> mask,
+                    float margin = 0.0F);
+[[nodiscard]] std::size_t count_overlaps(circles_cview circles, const aabb& box,
+                                         float margin = 0.0F);
+std::size_t contact(circles_cview circles, const aabb& box, contacts_view out, float margin = 0.0F);
 std::size_t push_out(circles_view circles, const aabb& box, float margin = 0.0F);
 
 /// The scalar reference: the same functions, same preconditions, run element by element in
@@ -83,6 +91,13 @@ std::size_t overlap(circles_cview circles, aabbs_view boxes, std::span<std::uint
 std::size_t contact(circles_cview circles, aabbs_view boxes, contacts_view out,
                     float margin = 0.0F);
 std::size_t push_out(circles_view circles, aabbs_view boxes, float margin = 0.0F);
+void closest_point(circles_cview circles, const aabb& box, points_view out);
+void distance_squared(circles_cview circles, const aabb& box, std::span<float> out);
+std::size_t overlap(circles_cview circles, const aabb& box, std::span<std::uint8_t> mask,
+                    float margin = 0.0F);
+[[nodiscard]] std::size_t count_overlaps(circles_cview circles, const aabb& box,
+                                         float margin = 0.0F);
+std::size_t contact(circles_cview circles, const aabb& box, contacts_view out, float margin = 0.0F);
 std::size_t push_out(circles_view circles, const aabb& box, float margin = 0.0F);
 } // namespace reference
 

@@ -6,7 +6,13 @@
 //
 // Constructors that take spans check that every field has the same length and throw
 // std::invalid_argument naming the mismatched field, so a length mistake is found before
-// any kernel touches memory. Constructors that take raw pointers trust the caller.
+// any kernel touches memory. The same check comes with each field named where the view is
+// made, which keeps x from being passed as vx:
+//
+//     const simdcollide::particles_view view({.x = x, .y = y, .radius = radius,
+//                                             .inverse_mass = inverse_mass, .vx = vx, .vy = vy});
+//
+// Constructors that take raw pointers trust the caller.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +38,12 @@ struct circles_cview {
     /// Throws std::invalid_argument unless the three spans have the same length.
     circles_cview(std::span<const float> x_, std::span<const float> y_,
                   std::span<const float> radius_);
+    /// The fields by name: circles_cview({.x = x, .y = y, .radius = radius}).
+    struct fields {
+        std::span<const float> x, y, radius;
+    };
+    /// Throws std::invalid_argument unless the fields have the same length.
+    explicit circles_cview(const fields& f) : circles_cview(f.x, f.y, f.radius) {}
 };
 
 /// View of `count` circles whose centres a kernel may move (push-out writes `x` and `y` in
@@ -48,6 +60,13 @@ struct circles_view {
         : x(x_), y(y_), radius(radius_), count(count_) {}
     /// Throws std::invalid_argument unless the three spans have the same length.
     circles_view(std::span<float> x_, std::span<float> y_, std::span<const float> radius_);
+    /// The fields by name: circles_view({.x = x, .y = y, .radius = radius}).
+    struct fields {
+        std::span<float> x, y;
+        std::span<const float> radius;
+    };
+    /// Throws std::invalid_argument unless the fields have the same length.
+    explicit circles_view(const fields& f) : circles_view(f.x, f.y, f.radius) {}
 
     constexpr operator circles_cview() const noexcept { return {x, y, radius, count}; }
 };
@@ -70,6 +89,12 @@ struct aabbs_view {
     /// Throws std::invalid_argument unless the four spans have the same length.
     aabbs_view(std::span<const float> min_x_, std::span<const float> min_y_,
                std::span<const float> max_x_, std::span<const float> max_y_);
+    /// The fields by name: aabbs_view({.min_x = a, .min_y = b, .max_x = c, .max_y = d}).
+    struct fields {
+        std::span<const float> min_x, min_y, max_x, max_y;
+    };
+    /// Throws std::invalid_argument unless the fields have the same length.
+    explicit aabbs_view(const fields& f) : aabbs_view(f.min_x, f.min_y, f.max_x, f.max_y) {}
 };
 
 /// Writable view of `count` points, an output of closest_point.
@@ -151,6 +176,16 @@ struct particles_view {
     particles_view(std::span<float> x_, std::span<float> y_, std::span<const float> radius_,
                    std::span<const float> inverse_mass_, std::span<float> vx_,
                    std::span<float> vy_);
+    /// The fields by name: particles_view({.x = x, .y = y, .radius = radius,
+    /// .inverse_mass = inverse_mass, .vx = vx, .vy = vy}).
+    struct fields {
+        std::span<float> x, y;
+        std::span<const float> radius, inverse_mass;
+        std::span<float> vx, vy;
+    };
+    /// Throws std::invalid_argument unless the fields have the same length.
+    explicit particles_view(const fields& f)
+        : particles_view(f.x, f.y, f.radius, f.inverse_mass, f.vx, f.vy) {}
 
     constexpr operator circles_view() const noexcept { return {x, y, radius, count}; }
     constexpr operator circles_cview() const noexcept { return {x, y, radius, count}; }

@@ -161,7 +161,57 @@ inline std::size_t push_out_loop(simdcollide::circles_view c, simdcollide::aabbs
     return moved;
 }
 
-// Every circle against one box: push_out_loop with the box's fields held fixed.
+// Every circle against one box (a floor, a wall): the loops above with the box's fields
+// held fixed, the same operations on the same values as with the box repeated.
+
+inline void closest_point_box_loop(simdcollide::circles_cview c, simdcollide::aabb b,
+                                   simdcollide::points_view out) {
+    for (std::size_t i = 0; i < c.count; ++i) {
+        const closest_point_result s =
+            closest_point_of(c.x[i], c.y[i], b.min_x, b.min_y, b.max_x, b.max_y);
+        out.x[i] = s.x;
+        out.y[i] = s.y;
+    }
+}
+
+inline void distance_squared_box_loop(simdcollide::circles_cview c, simdcollide::aabb b,
+                                      float* out) {
+    for (std::size_t i = 0; i < c.count; ++i) {
+        out[i] = distance_squared_of(c.x[i], c.y[i], b.min_x, b.min_y, b.max_x, b.max_y);
+    }
+}
+
+inline std::size_t overlap_box_loop(simdcollide::circles_cview c, simdcollide::aabb b,
+                                    std::uint8_t* mask, float margin) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < c.count; ++i) {
+        const bool hit =
+            contact_of(c.x[i], c.y[i], c.radius[i], b.min_x, b.min_y, b.max_x, b.max_y, margin).hit;
+        if (mask != nullptr) {
+            mask[i] = hit ? 1 : 0;
+        }
+        count += hit ? 1 : 0;
+    }
+    return count;
+}
+
+inline std::size_t contact_box_loop(simdcollide::circles_cview c, simdcollide::aabb b,
+                                    simdcollide::contacts_view out, float margin) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < c.count; ++i) {
+        const contact_result k =
+            contact_of(c.x[i], c.y[i], c.radius[i], b.min_x, b.min_y, b.max_x, b.max_y, margin);
+        out.normal_x[i] = k.normal_x;
+        out.normal_y[i] = k.normal_y;
+        out.depth[i] = k.depth;
+        out.point_x[i] = k.point_x;
+        out.point_y[i] = k.point_y;
+        count += k.hit ? 1 : 0;
+    }
+    return count;
+}
+
+// push_out_loop against one box.
 inline std::size_t push_out_box_loop(simdcollide::circles_view c, simdcollide::aabb b,
                                      float margin) {
     std::size_t moved = 0;

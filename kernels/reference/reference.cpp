@@ -39,6 +39,10 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::contact_loop,
             &reference_impl::push_out_loop,
             &reference_impl::push_out_box_loop,
+            &reference_impl::closest_point_box_loop,
+            &reference_impl::distance_squared_box_loop,
+            &reference_impl::overlap_box_loop,
+            &reference_impl::contact_box_loop,
         },
         {
             &reference_impl::circle_distance_squared_loop,

@@ -198,6 +198,57 @@ struct circle_aabb {
         });
     }
 
+    // Every circle against one box (a floor, a wall): the kernels above with the box's
+    // fields broadcast, the same operations on the same values as with the box repeated.
+    struct one_box {
+        F min_x, min_y, max_x, max_y;
+        explicit one_box(const aabb& b)
+            : min_x(b.min_x), min_y(b.min_y), max_x(b.max_x), max_y(b.max_y) {}
+    };
+
+    static void closest_point_box(circles_cview c, aabb box, points_view out) {
+        const one_box b(box);
+        for_each_block_storing<Arch>(out.x, c.count, [=](const auto& block) {
+            const closest_point_result s = closest_point_of(block.load(c.x), block.load(c.y),
+                                                            b.min_x, b.min_y, b.max_x, b.max_y);
+            block.store(out.x, s.x);
+            block.store(out.y, s.y);
+        });
+    }
+
+    static void distance_squared_box(circles_cview c, aabb box, float* out) {
+        const one_box b(box);
+        for_each_block_storing<Arch>(out, c.count, [=](const auto& block) {
+            block.store(out, distance_squared_of(block.load(c.x), block.load(c.y), b.min_x, b.min_y,
+                                                 b.max_x, b.max_y));
+        });
+    }
+
+    static std::size_t overlap_box(circles_cview c, aabb box, std::uint8_t* mask, float margin) {
+        const one_box b(box);
+        const F m(margin);
+        return for_each_block_storing<Arch>(c.x, c.count, [=](const auto& block) {
+            const M hit = overlap_of(block.load(c.x), block.load(c.y), block.load(c.radius),
+                                     b.min_x, b.min_y, b.max_x, b.max_y, m);
+            if (mask != nullptr) {
+                block.store_mask(mask, hit);
+            }
+            return hit;
+        });
+    }
+
+    static std::size_t contact_box(circles_cview c, aabb box, contacts_view out, float margin) {
+        const one_box b(box);
+        const F m(margin);
+        return for_each_block_storing<Arch>(out.normal_x, c.count, [=](const auto& block) {
+            const contact_result k =
+                contact_of(block.load(c.x), block.load(c.y), block.load(c.radius), b.min_x, b.min_y,
+                           b.max_x, b.max_y, m);
+            store_contact<Arch>(block, out, k);
+            return k.hit;
+        });
+    }
+
     // Every circle against one box: push_out with the box's fields broadcast.
     static std::size_t push_out_box(circles_view c, aabb box, float margin) {
         const F m(margin);

@@ -27,6 +27,10 @@ const kernel_table& simd_table() noexcept {
             &simd::circle_aabb<Arch>::contact,
             &simd::circle_aabb<Arch>::push_out,
             &simd::circle_aabb<Arch>::push_out_box,
+            &simd::circle_aabb<Arch>::closest_point_box,
+            &simd::circle_aabb<Arch>::distance_squared_box,
+            &simd::circle_aabb<Arch>::overlap_box,
+            &simd::circle_aabb<Arch>::contact_box,
         },
         {
             &simd::circle_circle<Arch>::distance_squared,

@@ -267,6 +267,21 @@ void check_circle_aabb(const input& in, const detail::kernel_table& t) {
         return k.circle_aabb.push_out({s.p(scene::ax), s.p(scene::ay), s.p(scene::ar), s.n},
                                       s.boxes(), in.margin);
     });
+    check(in, t, "circle_aabb closest_point_box", [&](const detail::kernel_table& k, scene& s) {
+        k.circle_aabb.closest_point_box(s.a_circles(), in.box,
+                                        {s.p(scene::out0), s.p(scene::out1), s.n});
+        return std::size_t{0};
+    });
+    check(in, t, "circle_aabb distance_squared_box", [&](const detail::kernel_table& k, scene& s) {
+        k.circle_aabb.distance_squared_box(s.a_circles(), in.box, s.p(scene::out0));
+        return std::size_t{0};
+    });
+    check(in, t, "circle_aabb overlap_box", [&](const detail::kernel_table& k, scene& s) {
+        return k.circle_aabb.overlap_box(s.a_circles(), in.box, s.mask.data(), in.margin);
+    });
+    check(in, t, "circle_aabb contact_box", [&](const detail::kernel_table& k, scene& s) {
+        return k.circle_aabb.contact_box(s.a_circles(), in.box, s.contacts(), in.margin);
+    });
     check(in, t, "circle_aabb push_out_box", [&](const detail::kernel_table& k, scene& s) {
         return k.circle_aabb.push_out_box({s.p(scene::ax), s.p(scene::ay), s.p(scene::ar), s.n},
                                           in.box, in.margin);
