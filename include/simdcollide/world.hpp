@@ -283,6 +283,30 @@ public:
     /// and inverse_mass >= 0 (0: static).
     std::size_t add_circle(circle c, float inverse_mass, float vx = 0.0F, float vy = 0.0F);
 
+    /// Adds circles.count circles from arrays: circle k gets index size() + k, with
+    /// inverse_mass[k] and velocity (vx[k], vy[k]) (zero where vx and vy are empty). Returns
+    /// the index of the first. Throws std::invalid_argument, and adds nothing, unless the
+    /// arrays have circles.count elements (vx and vy both, or neither), none is null, and
+    /// every circle is valid as for add_circle (the message names the first invalid one).
+    std::size_t add_circles(circles_cview circles, std::span<const float> inverse_mass,
+                            std::span<const float> vx = {}, std::span<const float> vy = {});
+
+    /// Removes circle `index`; every circle after it moves down one index, in order. Throws
+    /// std::out_of_range, and removes nothing, unless index < size().
+    void remove_circle(std::size_t index);
+
+    /// Removes every circle i for which remove(i) is true (called once for each index, in
+    /// ascending order, before anything is removed); the circles kept keep their order,
+    /// each moving down by the number removed before it. Returns how many were removed.
+    template <class Predicate>
+    std::size_t remove_circles_if(Predicate remove) {
+        std::vector<std::uint8_t> doomed(size());
+        for (std::size_t i = 0; i < doomed.size(); ++i) {
+            doomed[i] = remove(i) ? 1 : 0;
+        }
+        return remove_marked(doomed);
+    }
+
     /// Replaces the static boxes (building their grid). Throws std::invalid_argument naming
     /// the first invalid box, and then keeps the previous boxes.
     void set_boxes(aabbs_view boxes);
@@ -356,6 +380,7 @@ private:
         return size() / 8 > 64 ? size() / 8 : 64;
     }
 
+    std::size_t remove_marked(std::span<const std::uint8_t> doomed);
     enum class listing { kept, some, all };
     [[nodiscard]] float step_fall(float dt) const;
     [[nodiscard]] float step_reach(std::size_t i, float dt, float fall) const;
@@ -407,6 +432,7 @@ private:
     // The last listing: positions, radii and inverse masses then, and each circle's margin.
     std::vector<float> listed_x_, listed_y_, listed_radius_, listed_inverse_mass_, listed_margin_;
     bool boxes_changed_ = true;
+    bool circles_changed_ = true; // added or removed since the last sort into slots
     // Partial listing: the circles that would leave their margins (ascending), a flag per
     // circle for them, the lists' new entries, and a scratch list for each list to be
     // merged into (holding its last version). The listed circles (listed centre,
