@@ -294,8 +294,8 @@ void step(benchmark::State& state, bool reference, std::size_t n) {
     // One step untimed: a copied world's first step sorts its circles into slots, lists
     // every pair and makes its lists' storage. Then whole sort periods (sort_every steps),
     // so that the timed steps hold the periodic full listings in the share a long run has,
-    // one in sort_every: timed from the copy, the 1 000 000-circle step ran about 50 steps
-    // holding two (docs/results-history.md, fifteenth session).
+    // one in sort_every: timed from the copy, the 1 000 000-circle step runs about 50 steps
+    // holding two.
     world.step(scene_dt);
     const particle_world::listing_counts before = world.listings();
     const auto start = std::chrono::steady_clock::now();

@@ -7,10 +7,10 @@
 // Arrays of 4 KiB or more are also placed so that any 8 arrays made in a row start at least
 // five 64-byte lines apart modulo 4 KiB (see aligned_floats). Where a kernel reads some
 // arrays and writes others that start at the same address modulo 4 KiB, or less than a
-// line after it, the CPU holds loads back behind the stores: the contact kernels at 4096
-// and 65 536 pairs took 1.3x to 3.4x as long on the Zen 3 this was measured on (README,
-// "Where the arrays lie"). The allocator alone gives such layouts: glibc serves every
-// allocation of 128 KiB or more from its own pages, at the same offset in a page.
+// line after it, the CPU holds loads back behind the stores, and the contact kernels slow
+// down severalfold (docs/performance.md, "Where the arrays lie"). The allocator alone gives
+// such layouts: glibc serves every allocation of 128 KiB or more from its own pages, at the
+// same offset in a page.
 #pragma once
 
 #include <simdcollide/shapes.hpp>

@@ -71,12 +71,9 @@ struct circle_cells {
 /// grid's r_small are kept by the cell of that grid their centre is in now, so that they
 /// are found by cell as the sorted entries are; larger ones are tested one by one.
 ///
-/// Why: each circle listed again used to test every changed circle one by one, and the
-/// world sorted every circle into cells again as soon as that cost more. On the settled
-/// 1 000 000-circle benchmark pile hundreds to thousands of circles leave their
-/// margins each step (a mean of 985 over a run's first 30), and that sort ran on about half the
-/// steps. Kept here instead, the step took 162-164 ms against 171-174 (Intel Xeon, alternating
-/// runs, medians of 3); at 10 000 circles, where a step relists some 8 circles, no change.
+/// Why: in a large settled pile hundreds to thousands of circles leave their margins each
+/// step; testing each listed circle against every changed one, or sorting every circle into
+/// cells again, would cost more than finding the changed ones by cell here.
 class moved_circles {
 public:
     /// None changed, for `count` circles. Call it before anything else, and again whenever

@@ -33,9 +33,7 @@ namespace simdcollide {
 class static_box_grid {
 public:
     /// With this many boxes or fewer, push_out_all skips the grid and runs every box against
-    /// every circle with the SIMD kernel (measured on 10 000 circles: faster than the grid at
-    /// 10 boxes, slower at 100; on an AMD EPYC, Zen 5, with blocks, faster up to 48 boxes and
-    /// as fast at 64).
+    /// every circle with the SIMD kernel, which is then the faster of the two.
     static constexpr std::size_t brute_force_below = 48;
 
     /// The most cells and block listings a grid of `boxes` boxes holds: 4 bytes each.

@@ -86,8 +86,9 @@
 // each a few bands behind the one before (each band of a substep after the same band of
 // the one before has finished with it), to the same bits.
 //
-// Deep piles (hundreds of circles deep) need shock_propagation to land and come to rest;
-// see world_options::shock_propagation.
+// Deep piles (a hundred circles deep and more) land and come to rest with substeps = 8,
+// separation_iterations = 2 and shock_propagation = 0.5; see
+// world_options::shock_propagation.
 //
 // A circle carried further than its margin within one step (by box push-outs, say one born
 // inside a box, or by impulses; separation is held, separation_reach) can meet one it was
@@ -102,9 +103,9 @@
 // positions at each sort, so a world whose circles were added in another order steps to
 // different bits (the same physics, its contacts taken in another order).
 //
-// Why each phase is as it is, with what was measured on the way (the slots, recording the
-// contacts in phase 3, separation in order, the hold, the velocity update, deep piles), is
-// in docs/world-design.md.
+// Why each phase is as it is (the slots, recording the contacts in phase 3, separation in
+// order, the hold, the velocity update, deep piles) is in docs/world-design.md; where each
+// lives, in docs/architecture.md.
 #pragma once
 
 #include <simdcollide/circle_circle.hpp>
@@ -134,7 +135,7 @@ struct kernel_table;
 /// inverse mass. The impulse divides by their sum, W. With the weights here, phase 6 reads
 /// a circle's velocity alone (two floats) where it read the velocity and the inverse mass.
 /// 32 bytes, aligned: one aligned 256-bit access per record, never split across cache
-/// lines (measured: the pairs' writer wrote 36-byte records about 10% slower).
+/// lines.
 struct alignas(32) world_touch {
     std::uint32_t a, b; // circles (for a box contact, a is the box)
     float normal_x, normal_y;
@@ -146,9 +147,8 @@ struct alignas(32) world_touch {
 /// Interleaved runs of phase 6's circle pairs (step 6 above, kernel_table.hpp's
 /// respond_pairs and gain_and_respond): a run's pairs are far apart in the list from the
 /// other runs' at the same point, so they rarely share a circle, and the SIMD kernels apply
-/// the runs' k-th pairs at once (up to W of them). Measured: with 16 runs, the phase took
-/// about 3x as long on the 1 000 000-circle pile (16 streams of contact records through
-/// memory) and no less on the 10 000-circle one; 32 and more made more blocks share circles.
+/// the runs' k-th pairs at once (up to W of them). More runs mean more streams of contact
+/// records through memory at once, and more blocks whose pairs share a circle.
 inline constexpr std::size_t impulse_runs = 8;
 
 /// A contact's normal and friction impulses so far, over the passes of phase 6.
@@ -210,12 +210,9 @@ struct world_options {
     /// boxes are listed. Larger lists, made less often (see the top of this file; why 0.08:
     /// docs/world-design.md, "Lists").
     float pair_margin = 0.08F;
-    /// 1 to max_rounds: passes of phase 6 (restitution and friction) per substep. More passes let a
-    /// deep pile carry its weight (docs/world-design.md, "Deep piles before shock
-    /// propagation"). Measured on the settled part of a 10 000-circle settle (steps 1 200
-    /// to 1 800, medians of three runs), a second pass made steps 1.58x as long. (Measured
-    /// when one pass was the same scalar loop as the others; one pass now runs a SIMD
-    /// kernel, several run scalar code.)
+    /// 1 to max_rounds: passes of phase 6 (restitution and friction) per substep. More passes
+    /// let a deep pile carry its weight (docs/world-design.md, "Deep piles"). One pass runs a
+    /// SIMD kernel; more run scalar code, and cost far more than the pass they add.
     int velocity_iterations = 1;
     /// In [0, 1], unitless: shock propagation in phase 6 (step 6 above). A circle pair's
     /// impulse acts as if the lower circle (the one further along gravity) were heavier: its
@@ -227,26 +224,18 @@ struct world_options {
     /// either circle is static, nor without gravity. It gives up phase 6's conservation of
     /// momentum along gravity for those pairs (the lower circle is given less than its share),
     /// which is what lets a deep pile land and rest; 0 (the default) gives the plain
-    /// impulses. 0.5 is what we suggest for piles more than about a hundred circles deep;
-    /// see docs/world-design.md, "Deep piles", for what it does to a 600-row drop. The
-    /// 1 000 000-circle benchmark pile, some 600 rows deep, never came to rest without it,
-    /// and with it came to rest (about 10 000 steps from a fresh drop). Off by default because it
-    /// costs: the settled 10 000-circle benchmark pile steps about 8% slower with 0.5 (898-908
-    /// against 827-838 us on an Intel Xeon, 2026-11-24; the pile it settles into relists some
-    /// circles on 95% of its steps, against 77%).
+    /// impulses. 0.5 is what we suggest for piles more than about a hundred circles deep
+    /// (with substeps = 8 and separation_iterations = 2); see docs/world-design.md, "Deep
+    /// piles". Off by default because it costs where it is not needed: a shallow pile steps
+    /// somewhat slower with it (docs/performance.md).
     float shock_propagation = 0.0F;
     /// 0 (the default: no bands), or a multiple of 16 up to 2^30: circles in a band, the unit
     /// in which a substep with one separation round and one velocity pass runs its phases
-    /// ("Bands" above). Bands change the order of phase 6, and so the bits.
-    /// Measured on an Intel Xeon with a 2 MB L2 (2026-11-24, three alternating runs,
-    /// world/step/dispatch with the benchmark piles and bands of 4096 against none):
-    /// 1 000 000 circles 136-141 ms a step against 172-183; 100 000 9.5-9.9 ms against
-    /// 10.6-10.7; 10 000 0.74-0.76 ms against 0.80 (docs/world-design.md, "Bands").
-    /// What it costs: phase 6 in group order propagates a shock along a column a few links a
-    /// pass where list order took it the column's length, so deep piles calm more slowly.
-    /// The 200-row drop of the tests' soak (shock_propagation 0.5) had a mean v^2 of 0.04 to
-    /// 0.60 from step 700 to 1 000 in bands of 4096 against 0.03 to 0.24 without, which is
-    /// why bands are not the default.
+    /// ("Bands" above). Bands change the order of phase 6, and so the bits. They pay from
+    /// some 100 000 circles on, where a pile no longer fits in a core's cache
+    /// (docs/performance.md). What they cost: phase 6 in group order passes a shock along a
+    /// column a few links a pass where list order passes it the column's length, so deep
+    /// piles calm more slowly, which is why bands are not the default.
     std::size_t circles_per_band = 0;
     /// Circles from which substeps in bands overlap: up to 4 substeps run band by band
     /// together, each a few bands behind the one before, so that a band's circles, pairs and
@@ -256,11 +245,7 @@ struct world_options {
     /// round a ring (the pairs of one band reach only a few bands on); each substep in flight
     /// has rings of its own, and they leave the L2 cache sooner. So it pays once the pile no
     /// longer fits in the last level of cache (some 50 bytes a circle in a packed pile), and
-    /// costs before.
-    /// Measured on an AMD EPYC (Zen 5, 1 MiB L2 per core, 32 MiB L3; 2026-11-24,
-    /// world/step/dispatch, bands of 4096, overlapping against not, alternating runs):
-    /// 1 000 000 circles 67.7-69.5 ms a step against 73.2-74.9; 100 000 5.45-5.81 ms against
-    /// 5.34-5.58; 10 000 the same. Any value is valid (0: always).
+    /// costs before (docs/performance.md). Any value is valid (0: always).
     std::size_t overlap_substeps_from = std::size_t{1} << 18;
 };
 
@@ -270,9 +255,8 @@ public:
     /// Steps between sorts of the circles into slots (the first step sorts too): often
     /// enough that circles that touch stay near in memory as a pile shifts, seldom enough
     /// that the full listing each sort brings costs little. A step that sorts also lists
-    /// every pair and groups them again (at 1 000 000 circles some 200 ms on top of a step's
-    /// 110 to 120 on the Intel Xeon), so a timing of a few steps should span whole
-    /// multiples of sort_every.
+    /// every pair and groups them again, which at 1 000 000 circles costs more than a step,
+    /// so a timing of a few steps should span whole multiples of sort_every.
     static constexpr std::size_t sort_every = 32;
 
     /// Throws std::invalid_argument if an option is out of range (see world_options).

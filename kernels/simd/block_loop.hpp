@@ -602,8 +602,8 @@ template <class Arch>
 /// first field the body stores to, or one it loads where it stores none) aligned to the
 /// vector size: the elements before that field's first vector boundary go first, as one
 /// partial block. A vector store that straddles two cache lines costs far more than one
-/// that does not: on an Intel Xeon with AVX-512 (README, "Where the arrays lie"), circle
-/// contact at 4096 pairs took 2.2 us with every array 64-byte aligned and 5.5 to 6.8 us (two
+/// that does not: on an Intel Xeon with AVX-512 (docs/performance.md, "Where the arrays lie"),
+/// circle contact at 4096 pairs took 2.2 us with every array 64-byte aligned and 5.5 to 6.8 us (two
 /// runs) with every array 4 to 48 bytes past a line, as std::vector's allocations may lie;
 /// 2.3 us with this. Where the fields share their offset within a line (one allocator's
 /// large arrays, all 16 bytes past a page), every store is then aligned; where they do not,
