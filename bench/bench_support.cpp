@@ -2,17 +2,34 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
+#include <string>
 
 namespace simdcollide::bench {
 
 namespace {
-// The instruction set that `dispatch` runs, in the results' context, where
-// tools/bench_summary.py names it. Before main, as the library allows; a SIMDCOLLIDE_ISA
-// that names no set this CPU runs is recorded, not thrown (the benchmarks that dispatch then
-// stop with it).
+// The CPU's model name as the OS gives it ("unknown" where it gives none).
+std::string cpu_model() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) == 0 || line.rfind("Model", 0) == 0) {
+            const std::size_t colon = line.find(':');
+            if (colon != std::string::npos && colon + 2 <= line.size()) {
+                return line.substr(colon + 2);
+            }
+        }
+    }
+    return "unknown";
+}
+
+// What tools/bench_report.py reads from the results' context: the instruction set that
+// `dispatch` runs, the library's version, the sets this CPU runs and its model. Before
+// main, as the library allows; a SIMDCOLLIDE_ISA that names no set this CPU runs is
+// recorded, not thrown (the benchmarks that dispatch then stop with it).
 const bool dispatch_in_context = [] {
     std::string name;
     try {
@@ -21,6 +38,18 @@ const bool dispatch_in_context = [] {
         name = std::string("unavailable: ") + e.what();
     }
     benchmark::AddCustomContext("simdcollide_dispatch", name);
+    benchmark::AddCustomContext("simdcollide_version", SIMDCOLLIDE_VERSION_STRING);
+    std::string runs;
+    for (const isa which : compiled_isas()) {
+        if (which != isa::reference && isa_supported(which)) {
+            if (!runs.empty()) {
+                runs.append(",");
+            }
+            runs.append(isa_name(which));
+        }
+    }
+    benchmark::AddCustomContext("simdcollide_isas", runs);
+    benchmark::AddCustomContext("cpu_model", cpu_model());
     return true;
 }();
 } // namespace

@@ -561,6 +561,12 @@ bool register_all() {
         }
         return out;
     };
+    // The step alone at more sizes: tools/run-main.sh plots its time per circle against n.
+    for (const std::size_t n : {std::size_t{1000}, std::size_t{3000}, std::size_t{30000}}) {
+        benchmark::RegisterBenchmark(name({"world/step/dispatch/", std::to_string(n)}).c_str(),
+                                     step, false, n)
+            ->Unit(benchmark::kMillisecond);
+    }
     for (const std::size_t n : {std::size_t{10000}, std::size_t{100000}, std::size_t{1000000}}) {
         const std::string size = name({"/", std::to_string(n)});
         for (const bool reference : {true, false}) {

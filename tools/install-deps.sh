@@ -13,7 +13,8 @@ packages=(
     g++-aarch64-linux-gnu    # the NEON build, run under qemu-aarch64
     googletest               # GoogleTest's sources, built for aarch64 in the NEON job
     binutils                 # nm and objdump, for the per-ISA symbol check
-    python3                  # the benchmark summary, and a test of it
+    python3                  # the benchmark report, and a test of it
+    python3-matplotlib       # the benchmark report's plots
     clang libclang-rt-dev    # the clang build and the libFuzzer job (and its fuzzer runtime)
     clang-format             # the formatting check
 )

@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# The main job: install dependencies, build (Release), then benchmark every kernel at
-# n = 4096 (reference, each instruction set this CPU runs, GCC's auto-vectorised loop,
-# Box2D), push-out at n = 16M against the memory-bandwidth baseline, a step of the particle
-# world at 10 000 circles and its phases (pair search, grouping the pairs, one round of
-# separation in order, alone and recording the pairs in contact as a substep does, phase 6's
-# circle pairs), and the static-box broad phase against brute force; print a
-# summary of medians with the ratios that matter, and the issues' targets (bench_summary.py).
+# The main job: install dependencies, build (Release), benchmark every kernel at n = 4096
+# (the scalar reference, each instruction set this CPU runs, GCC's auto-vectorised loop,
+# Box2D) and the particle world's step at 1 000 to 30 000 circles, then write a report
+# folder (tools/bench_report.py): the raw Google Benchmark JSON, report.md and PNG plots.
 #
-#   tools/run-main.sh [BUILD_DIR]        (default: build)
+#   tools/run-main.sh [BUILD_DIR] [REPORT_DIR]     (defaults: build, report)
 #
-# Environment: REPETITIONS (default 7), MIN_TIME seconds per repetition (default 0.3).
+# Compare two machines' reports: python3 tools/bench_report.py compare REPORT_A REPORT_B
+#
+# Environment: REPETITIONS (default 5) and MIN_TIME (seconds a repetition, default 0.1).
+# FULL=1 runs the longer set as well: push-out at n = 2^24 against a memory-bandwidth
+# baseline, the world step's phases and the static-box grid against brute force (about ten
+# minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
-repetitions=${REPETITIONS:-7}
-min_time=${MIN_TIME:-0.3}
+report=${2:-report}
+repetitions=${REPETITIONS:-5}
+min_time=${MIN_TIME:-0.1}
 
 tools/install-deps.sh
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
@@ -22,10 +25,18 @@ cmake --build "$build" -j"$(nproc)" --target simdcollide_bench simdcollide-info
 
 "$build"/tools/simdcollide-info
 echo
-out="$build/bench-results.json"
+filter='/4096(/|$)|^world/step/dispatch/(1000|3000|10000|30000)$|^world/step/reference/10000$'
+if [ "${FULL:-0}" = "1" ]; then
+    filter="$filter"'|push_out/.*/16777216|^world/(find_pairs|group_pairs|separate|separate_recording|respond)/.*/10000(/|$)|^static_boxes/'
+fi
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+mkdir -p "$report"
 "$build"/bench/simdcollide_bench \
-    --benchmark_filter='/4096(/|$)|push_out/.*/16777216|^world/(step|find_pairs|group_pairs|separate|separate_recording|respond)/.*/10000(/|$)|^static_boxes/' \
+    --benchmark_filter="$filter" \
     --benchmark_repetitions="$repetitions" --benchmark_min_time="$min_time" \
-    --benchmark_report_aggregates_only=true \
-    --benchmark_out="$out" --benchmark_out_format=json > "$build/bench-results.txt"
-python3 tools/bench_summary.py "$out"
+    --benchmark_report_aggregates_only=true --benchmark_context=simdcollide_commit="$commit" \
+    --benchmark_out="$report/results.json" --benchmark_out_format=json > "$build/bench-results.txt"
+# Debian's interpreter, which has python3-matplotlib, even where another python3 comes first.
+python=python3
+[ -x /usr/bin/python3 ] && python=/usr/bin/python3
+"$python" tools/bench_report.py make "$report/results.json" "$report"
