@@ -15,6 +15,7 @@ packages=(
     binutils                 # nm and objdump, for the per-ISA symbol check
     python3                  # the benchmark report, and a test of it
     python3-matplotlib       # the benchmark report's plots
+    libpng-dev               # simdcollide-demo's PNG frames
     clang libclang-rt-dev    # the clang build and the libFuzzer job (and its fuzzer runtime)
     clang-format             # the formatting check
 )
