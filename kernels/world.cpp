@@ -635,7 +635,7 @@ void particle_world::relist_leavers(float dt) {
         // lies in [its block's first circle, its reach) (leavers_ ascend: listing_needed
         // finds them in order), and new pairs go only into chunks of their first circle's
         // block: the others are copied whole. Measured at 1 000 000 circles, some 400
-        // leavers a step (Intel Xeon, timers in a throwaway build): the merge took 4.8 ms a
+        // leavers a step (Intel Xeon, timers in an instrumented build): the merge took 4.8 ms a
         // relisting against 7.8 over every pair.
         const std::span<const pair_grouper::chunk_record> chunks = grouper_.chunks();
         const bool chunked = !chunks.empty() && chunks.front().list_begin == 0 &&

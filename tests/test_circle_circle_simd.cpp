@@ -311,7 +311,7 @@ TEST_P(circle_circle_simd, pair_list_separation_keeps_pair_order_within_a_block)
 // A list sorted by a, as a broad phase writes one: circle i in a run of 1 to 35 pairs as a
 // (runs shorter and longer than a block, starting anywhere in one), entered as b just before
 // its run and again just after it. A scatter that sums a run in a register instead of in
-// memory (a throwaway of records::add_in_order did) must still add in pair order.
+// memory (as a variant of records::add_in_order might) must still add in pair order.
 TEST_P(circle_circle_simd, pair_list_separation_matches_reference_on_runs_of_one_circle) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     constexpr std::size_t n = 48;

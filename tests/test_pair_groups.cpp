@@ -436,7 +436,7 @@ TEST(separate_in_order, records_each_pair_in_contact_when_its_turn_comes) {
     EXPECT_NEAR(x[2] - x[1], 1.0F, 1e-6F);
 }
 
-// Issue 3's stability scene for this design: a column of ten circles resting on a static
+// The stability scene for this design: a column of ten circles resting on a static
 // one, 1000 passes; nothing explodes or drifts sideways, and the column ends resolved.
 TEST(separate_in_order, a_resting_column_stays_put_over_1000_passes) {
     const std::size_t n = 11;

@@ -41,9 +41,9 @@
 
 namespace simdcollide {
 
-/// How separation splits the correction between the two circles (docs/behaviour.md, after the
-/// projection method of the seeds). In every mode a static circle (inverse_mass == 0) gets
-/// weight 0 and never moves, and if both weights are 0 nothing moves.
+/// How separation splits the correction between the two circles (docs/behaviour.md, the
+/// projection method of position-based dynamics). In every mode a static circle (inverse_mass == 0)
+/// gets weight 0 and never moves, and if both weights are 0 nothing moves.
 enum class separation_weighting {
     inverse_mass, ///< wa = a.inverse_mass, wb = b.inverse_mass (the default)
     equal,        ///< wa = wb = 1: each moves half the depth

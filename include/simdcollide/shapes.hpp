@@ -25,7 +25,7 @@ struct aabb {
         return {min_x, min_y, max_x, max_y};
     }
 
-    /// The seeds' form: origin corner `(x, y)`, width `w` and height `h` extending towards
+    /// The origin-and-size form: origin corner `(x, y)`, width `w` and height `h` extending towards
     /// +x and +y, so `min = (x, y)` and `max = (x + w, y + h)` (rounded once each, in float).
     /// `w` and `h` should be `>= 0`; a negative one makes an inverted, invalid box.
     static constexpr aabb from_origin_size(float x, float y, float w, float h) noexcept {

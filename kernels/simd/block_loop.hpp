@@ -625,7 +625,7 @@ template <class Arch, class Body>
 /// lanes. What early returns is kept in registers from one block to the next, so it should
 /// hold what late needs and no more.
 /// Measured on an AMD Zen 5 (three rounds of alternating runs, medians of 5, 4096 pairs),
-/// where removing the square root and division altogether (a throwaway build) made circle
+/// where removing the square root and division altogether (an instrumented build) made circle
 /// contact 1.4x as fast with AVX2: circle contact with AVX2 1.57-1.59 -> 1.39-1.43 us, with
 /// SSE2 3.40-3.43 -> 3.08-3.11 us, with AVX-512 0.93-0.94 -> 0.94-0.96 us; see separate for
 /// its own. Not used for the box kernels: there it gained nothing (box push-out with AVX2

@@ -191,7 +191,7 @@ struct records {
     /// alone, world/separate_recording, 117 -> 97 us). A 16-byte load of a record cannot
     /// take its data from such a store still in flight; phase 3 loads a record again only
     /// in a later group, and that costs nothing measurable: with the positions written to a
-    /// dummy array instead (throwaway, 2026-11-24) the recording round took 64.5-67 us
+    /// dummy array instead (an instrumented build) the recording round took 64.5-67 us
     /// against 64-66, and gathering each record as two 8-byte loads took 76 us.
     template <class Index>
     [[gnu::always_inline]] static void store_first_two(float* base, Index index, const fields& from,

@@ -1,4 +1,4 @@
-// Fuzzing the many-against-many layer (docs/behaviour.md "Many against many"; issue 4's bad input):
+// Fuzzing the many-against-many layer (docs/behaviour.md "Many against many") and its bad input:
 //   - pair_finder::find gives exactly reference::find_pairs (the brute force), whatever the
 //     centres and radii, NaN and infinities included;
 //   - a static_box_grid's push_out_all gives exactly the brute-force box order;
