@@ -52,7 +52,7 @@ struct band_plan {
 /// entries, pair touches and scratch while it is.
 inline constexpr std::size_t most_substeps_in_flight = 4;
 
-/// Everything substeps in bands read and write besides the circles (world.cpp's
+/// Everything substeps in bands read and write besides the circles (world_bands.cpp's
 /// substeps_in_bands): `substeps` substeps of h, run_substeps_in_bands' schedule. Scratch per
 /// band in box_touch_end and velocity_ok (bands entries each), per group in
 /// touch_group_end (one past each group's last touch). Band k's box touches go at its

@@ -127,7 +127,7 @@ namespace detail {
 struct kernel_table;
 
 /// A contact between phase 2 (boxes) or 3 (circle pairs) and phase 6 of a substep
-/// (world.cpp): what its impulse needs. Its weights are the two circles' inverse masses wa
+/// (world_substep.cpp): what its impulse needs. Its weights are the two circles' inverse masses wa
 /// and wb as the impulse acts with them: wa * (1 + min(s, 0)) and wb * (1 - max(s, 0)), for
 /// s the share of the lower circle's weight that shock propagation takes away (> 0 takes it
 /// from b, < 0 from a; world_options::shock_propagation; 0 when it is off, and then the

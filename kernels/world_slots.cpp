@@ -1,0 +1,60 @@
+// The particle world's slots: its circles sorted by grid cell, copied in for a step and
+// back after it (world.hpp, docs/world-design.md "Slots").
+#include <simdcollide/world.hpp>
+
+#include "circle_grid.hpp"
+#include "kernel_table.hpp"
+
+#include <utility>
+
+namespace simdcollide {
+
+// The slots: the circles in the order of the cells of a grid over their centres (ascending
+// index within a cell; circles in no cell, as a NaN centre is, last, ascending), so that
+// circles near each other, which are the ones that touch, are near each other in memory.
+// The lists name slots, so they are made again, in full. The sort borrows the relisting
+// grid's storage (listed_cells_), which is then out of date.
+void particle_world::sort_slots() {
+    const std::size_t n = size();
+    const circles_cview c(indexed_.x.data(), indexed_.y.data(), indexed_.radius.data(), n);
+    listed_cells_.grid = detail::circle_grid_for(c, 0.0F);
+    detail::sort_into_cells(c, listed_cells_);
+    circle_of_slot_.assign(listed_cells_.order.begin(), listed_cells_.order.end());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (listed_cells_.cell_of_circle[i] == detail::circle_cells::nowhere) {
+            circle_of_slot_.push_back(static_cast<std::uint32_t>(i));
+        }
+    }
+    slot_of_circle_.resize(n);
+    for (std::size_t s = 0; s < n; ++s) {
+        slot_of_circle_[circle_of_slot_[s]] = static_cast<std::uint32_t>(s);
+    }
+    cells_current_ = false;
+    listed_x_.clear(); // the next listing is a full one
+}
+
+// The circles into their slots, for a step; and the step's results back to the caller's
+// indexing (radius and inverse mass are not changed by a step). Both ways are gathers
+// (kernel permute), the way back through the inverse permutation: SIMD paths gather several
+// circles per instruction, where scattering would take one store each.
+void particle_world::gather(const detail::kernel_table& kernels) {
+    const std::size_t n = size();
+    for (const auto& [indexed, slotted] :
+         {std::pair{&indexed_.x, &x_}, std::pair{&indexed_.y, &y_},
+          std::pair{&indexed_.radius, &radius_}, std::pair{&indexed_.inverse_mass, &inverse_mass_},
+          std::pair{&indexed_.vx, &vx_}, std::pair{&indexed_.vy, &vy_}}) {
+        slotted->resize(n);
+        kernels.world.permute(indexed->data(), circle_of_slot_.data(), n, slotted->data());
+    }
+}
+
+void particle_world::scatter(const detail::kernel_table& kernels) {
+    const std::size_t n = size();
+    for (const auto& [slotted, indexed] :
+         {std::pair{&x_, &indexed_.x}, std::pair{&y_, &indexed_.y}, std::pair{&vx_, &indexed_.vx},
+          std::pair{&vy_, &indexed_.vy}}) {
+        kernels.world.permute(slotted->data(), slot_of_circle_.data(), n, indexed->data());
+    }
+}
+
+} // namespace simdcollide
