@@ -52,6 +52,18 @@ TEST(views, named_fields_give_the_positional_view_and_check_lengths) {
     EXPECT_EQ(b.count, 3U);
     EXPECT_THROW(aabbs_view({.min_x = x, .min_y = y, .max_x = two, .max_y = vy}),
                  std::invalid_argument);
+    const points_view points({.x = x, .y = y});
+    EXPECT_EQ(points.y, y.data());
+    EXPECT_EQ(points.count, 3U);
+    EXPECT_THROW(points_view({.x = x, .y = two}), std::invalid_argument);
+    const contacts_view contacts(
+        {.normal_x = x, .normal_y = y, .depth = radius, .point_x = vx, .point_y = vy});
+    EXPECT_EQ(contacts.depth, radius.data());
+    EXPECT_EQ(contacts.point_x, vx.data());
+    EXPECT_EQ(contacts.count, 3U);
+    EXPECT_THROW(
+        contacts_view({.normal_x = x, .normal_y = y, .depth = two, .point_x = vx, .point_y = vy}),
+        std::invalid_argument);
 }
 
 TEST(containers, aligned_and_padded_with_zeros) {

@@ -108,6 +108,12 @@ struct points_view {
         : x(x_), y(y_), count(count_) {}
     /// Throws std::invalid_argument unless the two spans have the same length.
     points_view(std::span<float> x_, std::span<float> y_);
+    /// The fields by name: points_view({.x = x, .y = y}).
+    struct fields {
+        std::span<float> x, y;
+    };
+    /// Throws std::invalid_argument unless the fields have the same length.
+    explicit points_view(const fields& f) : points_view(f.x, f.y) {}
 };
 
 /// Writable view of `count` contacts, the output of the contact kernels. For pair `i` in
@@ -131,6 +137,14 @@ struct contacts_view {
     /// Throws std::invalid_argument unless the five spans have the same length.
     contacts_view(std::span<float> normal_x_, std::span<float> normal_y_, std::span<float> depth_,
                   std::span<float> point_x_, std::span<float> point_y_);
+    /// The fields by name: contacts_view({.normal_x = nx, .normal_y = ny, .depth = d,
+    /// .point_x = px, .point_y = py}).
+    struct fields {
+        std::span<float> normal_x, normal_y, depth, point_x, point_y;
+    };
+    /// Throws std::invalid_argument unless the fields have the same length.
+    explicit contacts_view(const fields& f)
+        : contacts_view(f.normal_x, f.normal_y, f.depth, f.point_x, f.point_y) {}
 };
 
 /// Read-only view of `count` contacts (see contacts_view), the input of velocity response.
