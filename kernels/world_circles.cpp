@@ -75,13 +75,21 @@ std::size_t particle_world::add_circles(circles_cview circles, std::span<const f
             refuse(why);
         }
     }
+    // Copied out first: the arrays may be the world's own (particles()), which growing
+    // them would move.
+    const std::vector<float> x(circles.x, circles.x + n);
+    const std::vector<float> y(circles.y, circles.y + n);
+    const std::vector<float> radius(circles.radius, circles.radius + n);
+    const std::vector<float> mass(inverse_mass.begin(), inverse_mass.end());
+    const std::vector<float> vx_in(vx.begin(), vx.end());
+    const std::vector<float> vy_in(vy.begin(), vy.end());
     for (std::size_t k = 0; k < n; ++k) {
-        indexed_.x.push_back(circles.x[k]);
-        indexed_.y.push_back(circles.y[k]);
-        indexed_.radius.push_back(circles.radius[k]);
-        indexed_.inverse_mass.push_back(inverse_mass[k]);
-        indexed_.vx.push_back(vx.empty() ? 0.0F : vx[k]);
-        indexed_.vy.push_back(vy.empty() ? 0.0F : vy[k]);
+        indexed_.x.push_back(x[k]);
+        indexed_.y.push_back(y[k]);
+        indexed_.radius.push_back(radius[k]);
+        indexed_.inverse_mass.push_back(mass[k]);
+        indexed_.vx.push_back(vx_in.empty() ? 0.0F : vx_in[k]);
+        indexed_.vy.push_back(vy_in.empty() ? 0.0F : vy_in[k]);
     }
     circles_changed_ = true;
     return first;

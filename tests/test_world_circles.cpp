@@ -74,6 +74,18 @@ TEST_P(world_circles, added_in_bulk_step_as_added_one_by_one) {
         one_by_one.add_circle({b.x[i], raised[i], b.radius[i]}, b.inverse_mass[i]);
     }
     EXPECT_EQ(bulk.particles().vx[170], 0.0F);
+    // The world's own arrays as the source: its circles doubled, copied before it grows.
+    particle_world doubled = container_world();
+    doubled.add_circles(a.circles(), a.inverse_mass, a.vx, a.vy);
+    const particles_view own = doubled.particles();
+    EXPECT_EQ(doubled.add_circles(own, {own.inverse_mass, own.count}, {own.vx, own.count},
+                                  {own.vy, own.count}),
+              150U);
+    const particles_view both = doubled.particles();
+    for (std::size_t i = 0; i < 150; ++i) {
+        EXPECT_EQ(both.x[150 + i], a.x[i]);
+        EXPECT_EQ(both.vy[150 + i], a.vy[i]);
+    }
     for (int s = 0; s < 100; ++s) {
         bulk.step(1.0F / 60.0F);
         one_by_one.step(1.0F / 60.0F);

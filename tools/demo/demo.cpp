@@ -138,7 +138,8 @@ const char* const usage =
     "                        [--every STEPS] [--width PIXELS] [--height PIXELS] [--circles N]\n"
     "Frame k shows the scene after k * STEPS steps of 1/60 s; DIR is made if missing.\n";
 
-std::size_t count_from(const std::string& flag, const std::string& text, std::size_t least) {
+std::size_t count_from(const std::string& flag, const std::string& text, std::size_t least,
+                       std::size_t most = 100000000) {
     std::size_t used = 0;
     unsigned long long value = 0;
     try {
@@ -146,10 +147,9 @@ std::size_t count_from(const std::string& flag, const std::string& text, std::si
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used != text.size() || text.empty() || text[0] == '-' || value < least ||
-        value > 100000000ULL) {
+    if (used != text.size() || text.empty() || text[0] == '-' || value < least || value > most) {
         throw std::invalid_argument(flag + " takes a whole number from " + std::to_string(least) +
-                                    ", not \"" + text + "\"");
+                                    " to " + std::to_string(most) + ", not \"" + text + "\"");
     }
     return static_cast<std::size_t>(value);
 }
@@ -175,9 +175,9 @@ arguments parse(int argc, char** argv) {
         } else if (flag == "--every") {
             a.every = count_from(flag, value, 1);
         } else if (flag == "--width") {
-            a.width = count_from(flag, value, 16);
+            a.width = count_from(flag, value, 16, 16384);
         } else if (flag == "--height") {
-            a.height = count_from(flag, value, 16);
+            a.height = count_from(flag, value, 16, 16384);
         } else if (flag == "--circles") {
             a.circles = count_from(flag, value, 1);
         } else {
