@@ -304,6 +304,11 @@ public:
     /// Advances by dt (time units). Throws std::invalid_argument, and changes nothing,
     /// unless dt is finite, at most max_time_step, and dt / substeps is at least
     /// min_substep.
+    ///
+    /// Keep dt fixed for a pile that should stay at rest: the overlap a resting pile keeps
+    /// depends on dt / substeps, and a shorter substep lets it spring back up, the whole
+    /// pile rising for a while (docs/world-design.md, "Known limits"). Coarse steps in deep
+    /// piles (one substep at 1/30) can crush a pile and push circles through boxes 1 thick.
     void step(float dt);
 
     [[nodiscard]] std::size_t size() const noexcept { return indexed_.x.size(); }
