@@ -7,32 +7,42 @@
 namespace simdcollide {
 namespace {
 
-void check_pairs(const char* kernel, circles_cview c, aabbs_view b, bool needs_radius) {
-    detail::require_count(kernel, "boxes", c.count, b.count);
+// The circles' fields every kernel here reads (the radii where it needs them); the boxes'
+// too for the pairwise forms (the one-box forms take the box as a value).
+void check_circles(const char* kernel, circles_cview c, bool needs_radius) {
     detail::require_fields(kernel, "circles", c.count, {c.x, c.y});
     if (needs_radius) {
         detail::require_fields(kernel, "circles", c.count, {c.radius});
     }
+}
+
+void check_pairs(const char* kernel, circles_cview c, aabbs_view b, bool needs_radius) {
+    detail::require_count(kernel, "boxes", c.count, b.count);
+    check_circles(kernel, c, needs_radius);
     detail::require_fields(kernel, "boxes", b.count, {b.min_x, b.min_y, b.max_x, b.max_y});
 }
 
-// The circles' centres and the boxes, read by every kernel here.
+// The circles' centres, read by every kernel here; the boxes, read by the pairwise forms;
+// the contacts, written by contact.
+#define SIMDCOLLIDE_CIRCLE_READS(c)                                                                \
+    detail::reads("circles.x", (c).x, (c).count), detail::reads("circles.y", (c).y, (c).count)
 #define SIMDCOLLIDE_CIRCLE_BOX_READS(c, b)                                                         \
-    detail::reads("circles.x", (c).x, (c).count), detail::reads("circles.y", (c).y, (c).count),    \
-        detail::reads("boxes.min_x", (b).min_x, (b).count),                                        \
+    SIMDCOLLIDE_CIRCLE_READS(c), detail::reads("boxes.min_x", (b).min_x, (b).count),               \
         detail::reads("boxes.min_y", (b).min_y, (b).count),                                        \
         detail::reads("boxes.max_x", (b).max_x, (b).count),                                        \
         detail::reads("boxes.max_y", (b).max_y, (b).count)
+#define SIMDCOLLIDE_CONTACT_WRITES(out)                                                            \
+    detail::writes("out.normal_x", (out).normal_x, (out).count),                                   \
+        detail::writes("out.normal_y", (out).normal_y, (out).count),                               \
+        detail::writes("out.depth", (out).depth, (out).count),                                     \
+        detail::writes("out.point_x", (out).point_x, (out).count),                                 \
+        detail::writes("out.point_y", (out).point_y, (out).count)
 
 void require_contacts_apart(const char* kernel, circles_cview c, aabbs_view b, contacts_view out) {
     detail::require_apart(kernel,
                           {SIMDCOLLIDE_CIRCLE_BOX_READS(c, b),
                            detail::reads("circles.radius", c.radius, c.count),
-                           detail::writes("out.normal_x", out.normal_x, out.count),
-                           detail::writes("out.normal_y", out.normal_y, out.count),
-                           detail::writes("out.depth", out.depth, out.count),
-                           detail::writes("out.point_x", out.point_x, out.count),
-                           detail::writes("out.point_y", out.point_y, out.count)},
+                           SIMDCOLLIDE_CONTACT_WRITES(out)},
                           detail::in_place::allowed);
 }
 
@@ -121,23 +131,15 @@ std::size_t push_out_box_with(const detail::kernel_table& t, circles_view c, con
 
 // The one-box forms: the same checks as above, less the boxes' (the box is a value).
 
-void check_circles(const char* kernel, circles_cview c, bool needs_radius) {
-    detail::require_fields(kernel, "circles", c.count, {c.x, c.y});
-    if (needs_radius) {
-        detail::require_fields(kernel, "circles", c.count, {c.radius});
-    }
-}
-
 void closest_point_box_with(const detail::kernel_table& t, circles_cview c, const aabb& b,
                             points_view out) {
     check_circles("closest_point", c, false);
     detail::require_count("closest_point", "out", c.count, out.count);
     detail::require_fields("closest_point", "out", out.count, {out.x, out.y});
-    detail::require_apart(
-        "closest_point",
-        {detail::reads("circles.x", c.x, c.count), detail::reads("circles.y", c.y, c.count),
-         detail::writes("out.x", out.x, out.count), detail::writes("out.y", out.y, out.count)},
-        detail::in_place::allowed);
+    detail::require_apart("closest_point",
+                          {SIMDCOLLIDE_CIRCLE_READS(c), detail::writes("out.x", out.x, out.count),
+                           detail::writes("out.y", out.y, out.count)},
+                          detail::in_place::allowed);
     t.circle_aabb.closest_point_box(c, b, out);
 }
 
@@ -145,11 +147,10 @@ void distance_squared_box_with(const detail::kernel_table& t, circles_cview c, c
                                std::span<float> out) {
     check_circles("distance_squared", c, false);
     detail::require_count("distance_squared", "out", c.count, out.size());
-    detail::require_apart("distance_squared",
-                          {detail::reads("circles.x", c.x, c.count),
-                           detail::reads("circles.y", c.y, c.count),
-                           detail::writes("out", out.data(), out.size())},
-                          detail::in_place::allowed);
+    detail::require_apart(
+        "distance_squared",
+        {SIMDCOLLIDE_CIRCLE_READS(c), detail::writes("out", out.data(), out.size())},
+        detail::in_place::allowed);
     t.circle_aabb.distance_squared_box(c, b, out.data());
 }
 
@@ -159,8 +160,7 @@ std::size_t overlap_box_with(const detail::kernel_table& t, circles_cview c, con
     detail::require_count("overlap", "mask", c.count, mask.size());
     detail::require_margin("overlap", margin);
     detail::require_apart("overlap",
-                          {detail::reads("circles.x", c.x, c.count),
-                           detail::reads("circles.y", c.y, c.count),
+                          {SIMDCOLLIDE_CIRCLE_READS(c),
                            detail::reads("circles.radius", c.radius, c.count),
                            {"mask", mask.data(), mask.size(), 1, true}},
                           detail::in_place::allowed);
@@ -182,19 +182,16 @@ std::size_t contact_box_with(const detail::kernel_table& t, circles_cview c, con
                            {out.normal_x, out.normal_y, out.depth, out.point_x, out.point_y});
     detail::require_margin("contact", margin);
     detail::require_apart("contact",
-                          {detail::reads("circles.x", c.x, c.count),
-                           detail::reads("circles.y", c.y, c.count),
+                          {SIMDCOLLIDE_CIRCLE_READS(c),
                            detail::reads("circles.radius", c.radius, c.count),
-                           detail::writes("out.normal_x", out.normal_x, out.count),
-                           detail::writes("out.normal_y", out.normal_y, out.count),
-                           detail::writes("out.depth", out.depth, out.count),
-                           detail::writes("out.point_x", out.point_x, out.count),
-                           detail::writes("out.point_y", out.point_y, out.count)},
+                           SIMDCOLLIDE_CONTACT_WRITES(out)},
                           detail::in_place::allowed);
     return t.circle_aabb.contact_box(c, b, out, margin);
 }
 
+#undef SIMDCOLLIDE_CONTACT_WRITES
 #undef SIMDCOLLIDE_CIRCLE_BOX_READS
+#undef SIMDCOLLIDE_CIRCLE_READS
 
 } // namespace
 

@@ -31,12 +31,6 @@ struct demo_scene {
     std::mt19937 rng{7};
 };
 
-void add_container(float width, float height, aabb_set& boxes) {
-    boxes.push_back(aabb::from_min_max(-1.0F, -1.0F, width + 1.0F, 0.0F));
-    boxes.push_back(aabb::from_min_max(-1.0F, 0.0F, 0.0F, height));
-    boxes.push_back(aabb::from_min_max(width, 0.0F, width + 1.0F, height));
-}
-
 // The pile: the benchmarks' circles dropped into a container with obstacles.
 demo_scene pile(std::size_t n) {
     demo_scene s;
@@ -50,7 +44,7 @@ demo_scene fountain(std::size_t n) {
     demo_scene s;
     s.world = std::make_unique<particle_world>();
     aabb_set boxes;
-    add_container(40.0F, 30.0F, boxes);
+    scenes::add_container(40.0F, 30.0F, boxes);
     boxes.push_back(aabb::from_min_max(4.0F, 12.0F, 12.0F, 12.6F));
     boxes.push_back(aabb::from_min_max(28.0F, 16.0F, 36.0F, 16.6F));
     boxes.push_back(aabb::from_min_max(19.0F, 0.0F, 21.0F, 1.5F)); // the nozzle's base
@@ -76,7 +70,7 @@ demo_scene hourglass(std::size_t n) {
     s.world = std::make_unique<particle_world>();
     constexpr float width = 20.0F;
     aabb_set boxes;
-    add_container(width, 44.0F, boxes);
+    scenes::add_container(width, 44.0F, boxes);
     for (int j = 0; j < 10; ++j) {
         const float reach = 9.0F - 0.9F * static_cast<float>(j); // the neck is 2 wide
         const float y = 18.0F + static_cast<float>(j);

@@ -10,14 +10,14 @@
 #include <stdexcept>
 
 namespace simdcollide::scenes {
-namespace {
 
-// The container: a floor under [left, right] and two walls, static boxes 1 thick.
 void add_container(float width, float height, aabb_set& boxes) {
     boxes.push_back(aabb::from_min_max(-1.0F, -1.0F, width + 1.0F, 0.0F));
     boxes.push_back(aabb::from_min_max(-1.0F, 0.0F, 0.0F, height));
     boxes.push_back(aabb::from_min_max(width, 0.0F, width + 1.0F, height));
 }
+
+namespace {
 
 scene box_scene(std::size_t n, const world_options& options) {
     scene s{kind::box, std::make_unique<particle_world>(options)};

@@ -3,6 +3,7 @@
 // left its container.
 #pragma once
 
+#include <simdcollide/containers.hpp>
 #include <simdcollide/world.hpp>
 
 #include <cstddef>
@@ -36,6 +37,10 @@ struct scene {
     float right = 0.0F;
     float floor = 0.0F;
 };
+
+/// Appends a container to `boxes`: a floor under x from 0 to width and two walls up to
+/// height, static boxes 1 thick, its inside x in [0, width], y from 0.
+void add_container(float width, float height, aabb_set& boxes);
 
 /// The scene with n circles (deterministic for a given n), stepped with `options`.
 scene make(kind what, std::size_t n, const world_options& options = {});
