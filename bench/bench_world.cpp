@@ -41,6 +41,7 @@
 
 #include <simdcollide/world.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -52,6 +53,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace simdcollide::bench {
 namespace {
@@ -284,6 +286,19 @@ struct using_isa {
     using_isa& operator=(const using_isa&) = delete;
 };
 
+// Steps the world in whole sort periods (sort_every steps) while the benchmark runs; returns
+// the wall time they took, in nanoseconds.
+double timed_steps(benchmark::State& state, particle_world& world) {
+    const auto start = std::chrono::steady_clock::now();
+    while (state.KeepRunningBatch(particle_world::sort_every)) {
+        for (std::size_t k = 0; k < particle_world::sort_every; ++k) {
+            world.step(scene_dt);
+        }
+    }
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
 void step(benchmark::State& state, bool reference, std::size_t n) {
     particle_world world = settled(n); // a copy: every implementation starts from one state
     // Whether the scene is the settled pile it is meant to be (below 0.01): the settle
@@ -298,14 +313,7 @@ void step(benchmark::State& state, bool reference, std::size_t n) {
     // holding two.
     world.step(scene_dt);
     const particle_world::listing_counts before = world.listings();
-    const auto start = std::chrono::steady_clock::now();
-    while (state.KeepRunningBatch(particle_world::sort_every)) {
-        for (std::size_t k = 0; k < particle_world::sort_every; ++k) {
-            world.step(scene_dt);
-        }
-    }
-    const std::chrono::duration<double, std::nano> elapsed =
-        std::chrono::steady_clock::now() - start;
+    const double elapsed = timed_steps(state, world);
     // The share of timed steps that listed every circle, and that listed only a few.
     const auto share = [&](std::size_t listings) {
         return static_cast<double>(listings) / static_cast<double>(state.iterations());
@@ -323,7 +331,29 @@ void step(benchmark::State& state, bool reference, std::size_t n) {
     // Wall time per step and circle, as a plain number (an inverted rate counter would
     // print it with a unit of seconds).
     state.counters["ns_per_circle"] =
-        elapsed.count() / static_cast<double>(state.iterations()) / static_cast<double>(n);
+        elapsed / static_cast<double>(state.iterations()) / static_cast<double>(n);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
+// The same step on `workers` workers (world_options::workers, the world's own pool): the
+// settled pile's circles and boxes in a world made with that option, timed as above.
+void step_on_workers(benchmark::State& state, std::size_t n, int workers) {
+    particle_world& pile = settled(n);
+    world_options options = pile.options();
+    options.workers = workers;
+    particle_world world(options);
+    world.set_boxes(pile.boxes().boxes());
+    const particles_view p = pile.particles();
+    world.add_circles({p.x, p.y, p.radius, p.count}, {p.inverse_mass, p.count}, {p.vx, p.count},
+                      {p.vy, p.count});
+    world.step(scene_dt);
+    const particle_world::listing_counts before = world.listings();
+    const double elapsed = timed_steps(state, world);
+    state.counters["workers"] = workers;
+    state.counters["full_listings"] = static_cast<double>(world.listings().full - before.full) /
+                                      static_cast<double>(state.iterations());
+    state.counters["ns_per_circle"] =
+        elapsed / static_cast<double>(state.iterations()) / static_cast<double>(n);
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
@@ -586,6 +616,15 @@ bool register_all() {
                                          reference, n)
                 ->UseManualTime()
                 ->Unit(benchmark::kMicrosecond);
+        }
+        // 1, 2 and each count up to the machine's cores.
+        const int cores = static_cast<int>(std::max(2U, std::thread::hardware_concurrency()));
+        for (int workers = 1; workers <= cores; ++workers) {
+            benchmark::RegisterBenchmark(
+                name({"world/step/dispatch", size, "/workers:", std::to_string(workers)}).c_str(),
+                step_on_workers, n, workers)
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
         }
         benchmark::RegisterBenchmark(name({"world/find_pairs/dispatch", size}).c_str(), find_pairs,
                                      n)

@@ -11,6 +11,8 @@
 #include <simdcollide/soa.hpp>
 #include <simdcollide/world.hpp>
 
+#include "world_tasks.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -178,18 +180,9 @@ struct band_range {
     return {lesser(band * plan.circles, count), lesser((band + 1) * plan.circles, count)};
 }
 
-/// Circles [first, end) of a view, as a view of their own (a copy with its pointers moved:
-/// no constructor to share).
+/// Circles [first, end) of a view, as a view of their own.
 [[gnu::always_inline]] inline particles_view sub_view(const particles_view& c, band_range r) {
-    particles_view v = c;
-    v.x += r.first;
-    v.y += r.first;
-    v.radius += r.first;
-    v.inverse_mass += r.first;
-    v.vx += r.first;
-    v.vy += r.first;
-    v.count = r.end - r.first;
-    return v;
+    return circles_of(c, {r.first, r.end});
 }
 
 /// Where run k of consecutive runs starts, given each run's end: ends[k - 1], 0 for k = 0.

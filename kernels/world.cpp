@@ -4,7 +4,10 @@
 #include <simdcollide/world.hpp>
 
 #include "kernel_table.hpp"
+#include "tasks.hpp"
+#include "worker_pool.hpp"
 #include "world_errors.hpp"
+#include "world_schedule.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -48,6 +51,21 @@ particle_world::particle_world(world_options options) : options_(options) {
         refuse("shock_propagation is " + std::to_string(options.shock_propagation) +
                ", must be in [0, 1]");
     }
+    if (const std::size_t b = options.circles_per_block;
+        b != 0 && (b < 1024 || b > (std::size_t{1} << 20) || (b & (b - 1)) != 0)) {
+        refuse("circles_per_block is " + std::to_string(b) +
+               ", must be 0 or a power of two from 1024 to 2^20");
+    }
+    if (options.workers < 1 || options.workers > world_options::max_workers) {
+        refuse("workers is " + std::to_string(options.workers) + ", must be from 1 to " +
+               std::to_string(world_options::max_workers));
+    }
+    if ((options.tasks.enqueue == nullptr) != (options.tasks.finish == nullptr)) {
+        refuse(
+            std::string("tasks has ") +
+            (options.tasks.enqueue == nullptr ? "finish but no enqueue" : "enqueue but no finish") +
+            ": give both callbacks, or neither");
+    }
     for (const auto& [name, g] :
          {std::pair{"gravity_x", options.gravity_x}, std::pair{"gravity_y", options.gravity_y}}) {
         if (!(std::fabs(g) <= world_options::max_gravity)) {
@@ -55,6 +73,16 @@ particle_world::particle_world(world_options options) : options_(options) {
                    number(world_options::max_gravity) + " of 0");
         }
     }
+    if (options.tasks.enqueue != nullptr) {
+        tasks_ = options.tasks;
+    } else if (options.workers > 1) {
+        pool_ = std::make_shared<detail::worker_pool>(static_cast<std::size_t>(options.workers));
+        tasks_ = pool_->callbacks();
+    }
+}
+
+detail::task_runner particle_world::task_runner() const noexcept {
+    return {tasks_, static_cast<std::size_t>(options_.workers)};
 }
 
 particles_view particle_world::particles() noexcept {
@@ -113,17 +141,24 @@ void particle_world::step(float dt) {
         ++listings_.full;
         break;
     }
-    if (listed == listing::some) {
-        grouper_.regroup(pairs_, size(), changed_blocks_);
-    } else if (listed == listing::all) {
-        grouper_.group(pairs_, size());
+    if (listed != listing::kept && banded()) {
+        if (listed == listing::some) {
+            grouper_.regroup(pairs_, size(), changed_blocks_);
+        } else {
+            grouper_.group(pairs_, size());
+        }
+    } else if (listed != listing::kept || !schedule_.get().built_for(size())) {
+        schedule_.get().build(pairs_, size(), changed_blocks_, listed != listing::some,
+                              task_runner(), options_.circles_per_block);
     }
     if (listed != listing::kept) {
         bands_current_ = false;
     }
+    if (!banded()) {
+        find_box_contact_blocks();
+    }
     const float h = dt / static_cast<float>(options_.substeps);
-    if (options_.circles_per_band != 0 && options_.separation_iterations == 1 &&
-        options_.velocity_iterations == 1) {
+    if (banded()) {
         substeps_in_bands(h, kernels);
     } else {
         for (int s = 0; s < options_.substeps; ++s) {

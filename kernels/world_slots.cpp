@@ -4,6 +4,8 @@
 
 #include "circle_grid.hpp"
 #include "kernel_table.hpp"
+#include "tasks.hpp"
+#include "world_tasks.hpp"
 
 #include <utility>
 
@@ -39,22 +41,34 @@ void particle_world::sort_slots() {
 // circles per instruction, where scattering would take one store each.
 void particle_world::gather(const detail::kernel_table& kernels) {
     const std::size_t n = size();
-    for (const auto& [indexed, slotted] :
-         {std::pair{&indexed_.x, &x_}, std::pair{&indexed_.y, &y_},
-          std::pair{&indexed_.radius, &radius_}, std::pair{&indexed_.inverse_mass, &inverse_mass_},
-          std::pair{&indexed_.vx, &vx_}, std::pair{&indexed_.vy, &vy_}}) {
+    const std::pair<const aligned_floats*, aligned_floats*> fields[] = {
+        {&indexed_.x, &x_},           {&indexed_.y, &y_},
+        {&indexed_.radius, &radius_}, {&indexed_.inverse_mass, &inverse_mass_},
+        {&indexed_.vx, &vx_},         {&indexed_.vy, &vy_}};
+    for (const auto& [indexed, slotted] : fields) {
         slotted->resize(n);
-        kernels.world.permute(indexed->data(), circle_of_slot_.data(), n, slotted->data());
     }
+    // Each block of slots gathers its own: the blocks write disjoint ranges.
+    detail::for_each_item(task_runner(), detail::task_blocks(n), [&](std::size_t k) {
+        const detail::task_block b = detail::block_of(k, n);
+        for (const auto& [indexed, slotted] : fields) {
+            kernels.world.permute(indexed->data(), circle_of_slot_.data() + b.first,
+                                  b.end - b.first, slotted->data() + b.first);
+        }
+    });
 }
 
 void particle_world::scatter(const detail::kernel_table& kernels) {
     const std::size_t n = size();
-    for (const auto& [slotted, indexed] :
-         {std::pair{&x_, &indexed_.x}, std::pair{&y_, &indexed_.y}, std::pair{&vx_, &indexed_.vx},
-          std::pair{&vy_, &indexed_.vy}}) {
-        kernels.world.permute(slotted->data(), slot_of_circle_.data(), n, indexed->data());
-    }
+    const std::pair<const aligned_floats*, aligned_floats*> fields[] = {
+        {&x_, &indexed_.x}, {&y_, &indexed_.y}, {&vx_, &indexed_.vx}, {&vy_, &indexed_.vy}};
+    detail::for_each_item(task_runner(), detail::task_blocks(n), [&](std::size_t k) {
+        const detail::task_block b = detail::block_of(k, n);
+        for (const auto& [slotted, indexed] : fields) {
+            kernels.world.permute(slotted->data(), slot_of_circle_.data() + b.first,
+                                  b.end - b.first, indexed->data() + b.first);
+        }
+    });
 }
 
 } // namespace simdcollide

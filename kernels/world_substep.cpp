@@ -4,9 +4,14 @@
 
 #include "kernel_table.hpp"
 #include "pair_list.hpp"
+#include "tasks.hpp"
 #include "world_reference.hpp"
+#include "world_schedule.hpp"
+#include "world_tasks.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace simdcollide {
 
@@ -62,114 +67,217 @@ detail::touch_parameters particle_world::touch_parameters_for(float h) const {
     return touch;
 }
 
+// Where each block of the schedule starts in box_contacts_ (sorted by slot), and its end:
+// a block's entries name its circles alone, so phases 2 and 4 take blocks on the workers.
+void particle_world::find_box_contact_blocks() {
+    const detail::pair_schedule& schedule = schedule_.get();
+    const std::size_t blocks = schedule.blocks();
+    box_contacts_from_.resize(blocks + 1);
+    for (std::size_t k = 0; k < blocks; ++k) {
+        const auto first = static_cast<std::uint32_t>(k * schedule.block_circles());
+        box_contacts_from_[k] = static_cast<std::size_t>(
+            std::lower_bound(box_contacts_.begin(), box_contacts_.end(), first,
+                             [](circle_pair e, std::uint32_t slot) { return e.a < slot; }) -
+            box_contacts_.begin());
+    }
+    box_contacts_from_[blocks] = box_contacts_.size();
+}
+
+namespace {
+
+// The slots of a part, as a view of their own, and the scratch of its kernels: 8 floats a
+// slot from its first, so that parts side by side use disjoint scratch.
+particles_view circles_of_part(const particles_view& p, const detail::pair_part& part) {
+    return detail::circles_of(p, {part.first, part.end});
+}
+
+// The three waves of a phase over the schedule (world_schedule.hpp): the parts of even
+// blocks side by side on the workers, then those of odd blocks, then the far pairs.
+// on_part(part, k) with k the part's block, or no_block for the far part.
+constexpr std::size_t no_block = ~std::size_t{0};
+template <class OnPart>
+void in_waves(const detail::task_runner& tasks, detail::pair_schedule& schedule, OnPart&& on_part) {
+    for (const std::size_t parity : {std::size_t{0}, std::size_t{1}}) {
+        detail::for_each_item(tasks, (schedule.blocks() + 1 - parity) / 2, [&](std::size_t k) {
+            on_part(schedule.part(2 * k + parity), 2 * k + parity);
+        });
+    }
+    if (!schedule.far().pairs.empty()) {
+        on_part(schedule.far(), no_block);
+    }
+}
+
+} // namespace
+
 void particle_world::substep(float h, const detail::kernel_table& kernels) {
     const particles_view p = slots();
     const std::size_t n = size();
     const detail::touch_parameters touch = touch_parameters_for(h);
+    const detail::task_runner tasks = task_runner();
+    const std::size_t task_blocks = detail::task_blocks(n);
+    detail::pair_schedule& schedule = schedule_.get();
+    const std::size_t blocks = schedule.blocks();
+    if (part_scratch_.size() < 8 * n) {
+        part_scratch_ = aligned_floats(8 * n);
+    }
+    float* const scratch = part_scratch_.data();
 
     // 1. Semi-implicit Euler: velocity first, then position with the new velocity.
     moved_from_x_.resize(n);
     moved_from_y_.resize(n);
-    kernels.world.integrate(p, options_.gravity_x * h, options_.gravity_y * h, h,
-                            moved_from_x_.data(), moved_from_y_.data());
+    detail::for_each_item(tasks, task_blocks, [&](std::size_t k) {
+        const detail::task_block b = detail::block_of(k, n);
+        kernels.world.integrate(detail::circles_of(p, b), options_.gravity_x * h,
+                                options_.gravity_y * h, h, moved_from_x_.data() + b.first,
+                                moved_from_y_.data() + b.first);
+    });
 
-    // 2. The listed boxes in contact now, each with its normal, depth and approach speed.
+    // 2. The listed boxes in contact now, each with its normal, depth and approach speed,
+    // block by block: a block's touches go to the room of its entries.
     if (box_touching_.size() < box_contacts_.size()) {
         box_touching_.resize(box_contacts_.size());
     }
-    box_touching_count_ =
-        kernels.world.box_touches(p, box_contacts_.data(), box_contacts_.size(),
-                                  box_records_.data(), touch, box_touching_.data());
+    box_touching_in_block_.resize(blocks);
+    detail::for_each_item(tasks, blocks, [&](std::size_t k) {
+        const std::size_t from = box_contacts_from_[k];
+        box_touching_in_block_[k] = kernels.world.box_touches(
+            p, box_contacts_.data() + from, box_contacts_from_[k + 1] - from, box_records_.data(),
+            touch, box_touching_.data() + from);
+    });
 
-    // 3. Positions: separate every listed pair, in the grouper's order (Gauss-Seidel). The
-    // first round records the pairs in contact as it reaches them, for phase 6: one kernel
-    // works out each pair's contact once for both (a phase 2 of their own for the pairs,
-    // gathering the same circles and taking the same square roots, was about a quarter of
-    // a step). Then each circle's move by 3 held to separation_reach of its radius a step,
-    // in the same kernel: SIMD paths hold each circle as they write its position back.
-    // pair_touching_ only grows: its entries past the count are the kernel's scratch, and
-    // resizing it down and up again each substep filled the difference with zeros (measured:
-    // 2% of a step on the 10 000-circle pile, where a third of the listed pairs are apart).
-    if (pair_touching_.size() < pairs_.size()) {
-        pair_touching_.resize(pairs_.size());
+    // 3. Positions: separate every listed pair in the schedule's order (Gauss-Seidel within
+    // each part, the parts in waves). The first round records the pairs in contact as it
+    // reaches them, for phase 6: one kernel works out each pair's contact once for both (a
+    // phase 2 of their own for the pairs, gathering the same circles and taking the same
+    // square roots, was about a quarter of a step). Then each circle's move by 3 is held to
+    // separation_reach of its radius a step, in the same kernel, as it writes the part's
+    // positions back: a circle that a later wave moves again is held again.
+    // pair_touching_ only grows: its entries past a part's count are the kernel's scratch,
+    // and resizing it down and up again each substep filled the difference with zeros
+    // (measured: 2% of a step on the 10 000-circle pile, where a third of the listed pairs
+    // are apart).
+    if (pair_touching_.size() < schedule.pair_count()) {
+        pair_touching_.resize(schedule.pair_count());
     }
-    const detail::touch_recording record{touch, pair_touching_.data()};
-    const detail::move_hold hold{moved_from_x_.data(), moved_from_y_.data(),
-                                 separation_reach / static_cast<float>(options_.substeps)};
-    pair_touching_count_ = detail::separate_in_order_unchecked(
-        kernels, p, grouper_.groups(), options_.weighting, options_.separation_iterations, &record,
-        &hold, workspace_);
+    const float hold_fraction = separation_reach / static_cast<float>(options_.substeps);
+    const auto separate = [&](detail::pair_part& part) {
+        const detail::touch_recording record{touch, pair_touching_.data() + part.touch_at};
+        const detail::move_hold hold{moved_from_x_.data() + part.first,
+                                     moved_from_y_.data() + part.first, hold_fraction};
+        const pair_groups& groups = part.grouper.groups();
+        part.touching = kernels.world.separate_in_order(
+            circles_of_part(p, part), groups.pairs().data(), groups.ends().data(),
+            groups.ends().size(), options_.weighting, options_.separation_iterations, &record,
+            &hold, scratch + 8 * std::size_t{part.first});
+    };
+    in_waves(tasks, schedule, [&](detail::pair_part& part, std::size_t) { separate(part); });
 
     // 4. Static boxes: each moving circle against its listed boxes in ascending order
     // (docs/behaviour.md's order rule).
-    kernels.world.push_boxes(p, box_contacts_.data(), box_contacts_.size(), box_records_.data());
+    detail::for_each_item(tasks, blocks, [&](std::size_t k) {
+        const std::size_t from = box_contacts_from_[k];
+        kernels.world.push_boxes(p, box_contacts_.data() + from, box_contacts_from_[k + 1] - from,
+                                 box_records_.data());
+    });
 
     // 5. Velocity update: the corrections of 3 and 4 become velocity, capped in speed, so
     // that a corrected overlap does not go on closing, and a correction is not free energy.
     // Divided by h as a multiplication by 1 / h, as in phase 6: one division a substep
-    // instead of two a circle.
-    // 6. Restitution and friction, with the contacts of 2 and 3: boxes, then circle pairs, each
-    // seeing the last's result. The pairs go in interleaved runs (detail::impulse_runs):
-    // pairs far apart in the list rarely share a circle, so the kernel applies several at
-    // once. With velocity_iterations > 1, respond_in_passes; else one kernel does 5 and 6,
-    // so that SIMD paths keep the velocities packed from the gain to the last impulse.
-    if (options_.velocity_iterations > 1) {
-        kernels.world.gain_corrections(p, moved_from_x_.data(), moved_from_y_.data(),
-                                       touch.inverse_h, options_.max_correction_speed);
+    // instead of two a circle. With a single velocity pass, block 0's gain is done by the
+    // kernel that does its part's phase 6 (below), so that SIMD paths keep those velocities
+    // packed from the gain to the part's last impulse; the others' gain comes first, since
+    // the parts of even blocks reach down into the odd blocks below them.
+    const bool single_pass = options_.velocity_iterations == 1;
+    const std::size_t gained_from = single_pass && blocks > 0 ? schedule.part(0).end : 0;
+    detail::for_each_item(tasks, detail::task_blocks(n - gained_from), [&](std::size_t k) {
+        const detail::task_block b = detail::block_of(k, n - gained_from);
+        const detail::task_block at{gained_from + b.first, gained_from + b.end};
+        kernels.world.gain_corrections(detail::circles_of(p, at), moved_from_x_.data() + at.first,
+                                       moved_from_y_.data() + at.first, touch.inverse_h,
+                                       options_.max_correction_speed);
+    });
+
+    // 6. Restitution and friction, with the contacts of 2 and 3, in the schedule's waves: a
+    // block's part takes the block's boxes, then its pairs; then the far pairs; each contact
+    // seeing the last's result. A part's pairs go in interleaved runs
+    // (detail::impulse_runs): pairs far apart in the list rarely share a circle, so the
+    // kernel applies several at once. With velocity_iterations > 1, respond_in_passes.
+    if (!single_pass) {
         respond_in_passes(p, options_.friction);
         return;
     }
-    const std::span<const detail::world_touch> pairs = pair_touching();
-    detail::gain_and_respond_unchecked(
-        kernels, p,
-        {moved_from_x_.data(), moved_from_y_.data(), touch.inverse_h, options_.max_correction_speed,
-         options_.friction, box_touching_.data(), box_touching_count_, pairs.data(), pairs.size()},
-        workspace_);
+    const float friction = options_.friction;
+    in_waves(tasks, schedule, [&](const detail::pair_part& part, std::size_t k) {
+        if (k == 0) { // block 0 starts at slot 0, and so does its part: the block's own slots
+            kernels.world.gain_and_respond(
+                circles_of_part(p, part),
+                {moved_from_x_.data(), moved_from_y_.data(), touch.inverse_h,
+                 options_.max_correction_speed, friction, box_touching_.data(),
+                 box_touching_in_block_[0], pair_touching_.data() + part.touch_at, part.touching},
+                scratch);
+            return;
+        }
+        if (k != no_block) {
+            const std::size_t from = box_contacts_from_[k];
+            for (std::size_t b = from; b < from + box_touching_in_block_[k]; ++b) {
+                const detail::world_touch t = box_touching_[b];
+                push_box(p, t, world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction));
+            }
+        }
+        kernels.world.respond_pairs(circles_of_part(p, part), pair_touching_.data() + part.touch_at,
+                                    part.touching, friction, scratch + 8 * std::size_t{part.first});
+    });
 }
 
-// Phase 6 with velocity_iterations > 1: the first pass as in substep, keeping each
-// contact's impulses (box contacts first, then circle pairs in list order), then the later
-// passes in the same order, each from those totals (accumulated_impulse_of). Kept apart
-// from the single pass, which GCC compiles into a tighter loop on its own.
+// Phase 6 with velocity_iterations > 1: the first pass in the single pass's order, keeping
+// each contact's impulses, then the later passes in the same order, each from those totals
+// (accumulated_impulse_of). Kept apart from the single pass, which GCC compiles into a
+// tighter loop on its own.
 void particle_world::respond_in_passes(const particles_view& p, float friction) {
-    const std::size_t boxes_touching = box_touching_count_;
-    const std::size_t touching_pairs = pair_touching_count_;
-    impulse_totals_.resize(boxes_touching + touching_pairs);
-    detail::impulse_total* const totals = impulse_totals_.data();
-    // Each pass in the single pass's order, records by value; the first pass keeps the
-    // totals that the later ones start from.
-    const auto in_order = [&](auto&& on_box, auto&& on_pair) {
-        for (std::size_t k = 0; k < boxes_touching; ++k) {
-            on_box(box_touching_[k], k);
-        }
-        impl::for_each_in_runs(touching_pairs, detail::impulse_runs, [&](std::size_t k) {
-            on_pair(pair_touching_[k], boxes_touching + k);
+    detail::pair_schedule& schedule = schedule_.get();
+    const detail::task_runner tasks = task_runner();
+    impulse_totals_.resize(box_contacts_.size() + schedule.pair_count());
+    detail::impulse_total* const box_totals = impulse_totals_.data();
+    detail::impulse_total* const pair_totals = box_totals + box_contacts_.size();
+    // A part's pairs in runs; the first pass keeps the totals that the later ones start from.
+    const auto respond_pairs = [&](const detail::pair_part& part, bool first_pass) {
+        const particles_view v = circles_of_part(p, part);
+        const detail::world_touch* const touches = pair_touching_.data() + part.touch_at;
+        detail::impulse_total* const totals = pair_totals + part.touch_at;
+        impl::for_each_in_runs(part.touching, detail::impulse_runs, [&](std::size_t k) {
+            const detail::world_touch t = touches[k];
+            const float vx = v.vx[t.b] - v.vx[t.a];
+            const float vy = v.vy[t.b] - v.vy[t.a];
+            if (first_pass) {
+                const contact_impulse j = world_impulse_of(t, vx, vy, friction);
+                totals[k] = {j.normal, j.tangent};
+                impl::push_pair(v, t, j);
+            } else {
+                impl::push_pair(v, t, accumulated_impulse_of(t, vx, vy, friction, totals[k]));
+            }
         });
     };
-    in_order(
-        [&](const detail::world_touch t, std::size_t at) {
-            const contact_impulse j = world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction);
-            totals[at] = {j.normal, j.tangent};
-            push_box(p, t, j);
-        },
-        [&](const detail::world_touch t, std::size_t at) {
-            const contact_impulse j =
-                world_impulse_of(t, p.vx[t.b] - p.vx[t.a], p.vy[t.b] - p.vy[t.a], friction);
-            totals[at] = {j.normal, j.tangent};
-            impl::push_pair(p, t, j);
+    for (int pass = 0; pass < options_.velocity_iterations; ++pass) {
+        const bool first_pass = pass == 0;
+        in_waves(tasks, schedule, [&](const detail::pair_part& part, std::size_t k) {
+            if (k != no_block) {
+                const std::size_t from = box_contacts_from_[k];
+                for (std::size_t b = from; b < from + box_touching_in_block_[k]; ++b) {
+                    const detail::world_touch t = box_touching_[b];
+                    if (first_pass) {
+                        const contact_impulse j =
+                            world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction);
+                        box_totals[b] = {j.normal, j.tangent};
+                        push_box(p, t, j);
+                    } else {
+                        push_box(p, t,
+                                 accumulated_impulse_of(t, p.vx[t.b], p.vy[t.b], friction,
+                                                        box_totals[b]));
+                    }
+                }
+            }
+            respond_pairs(part, first_pass);
         });
-    for (int pass = 1; pass < options_.velocity_iterations; ++pass) {
-        in_order(
-            [&](const detail::world_touch t, std::size_t at) {
-                push_box(p, t,
-                         accumulated_impulse_of(t, p.vx[t.b], p.vy[t.b], friction, totals[at]));
-            },
-            [&](const detail::world_touch t, std::size_t at) {
-                impl::push_pair(p, t,
-                                accumulated_impulse_of(t, p.vx[t.b] - p.vx[t.a],
-                                                       p.vy[t.b] - p.vy[t.a], friction,
-                                                       totals[at]));
-            });
     }
 }
 

@@ -68,6 +68,37 @@ TEST(embedding_example, a_world_of_200_circles_stays_in_its_container) {
     }
 }
 
+// [readme-workers-example]
+// A world that steps on four threads: this one and three of its own.
+simdcollide::particle_world make_world_on_workers() {
+    simdcollide::world_options options;
+    options.workers = 4;
+    return simdcollide::particle_world(options);
+}
+// [readme-workers-example]
+
+// The README's threads example: the same circles on four workers step to the same bits.
+TEST(embedding_example, a_world_on_workers_steps_as_on_one) {
+    simdcollide::particle_world world = make_world_on_workers();
+    simdcollide::particle_world alone; // one worker
+    simdcollide::particle_world one = make_world();
+    const simdcollide::particles_view p = one.particles();
+    for (simdcollide::particle_world* w : {&world, &alone}) {
+        w->set_boxes(one.boxes().boxes());
+        w->add_circles({p.x, p.y, p.radius, p.count}, {p.inverse_mass, p.count});
+    }
+    for (int s = 0; s < 60; ++s) {
+        world.step(1.0F / 60.0F);
+        alone.step(1.0F / 60.0F);
+    }
+    const simdcollide::particles_view a = alone.particles();
+    const simdcollide::particles_view w = world.particles();
+    for (std::size_t i = 0; i < p.count; ++i) {
+        EXPECT_EQ(a.x[i], w.x[i]) << i;
+        EXPECT_EQ(a.y[i], w.y[i]) << i;
+    }
+}
+
 TEST(embedding_example, particles_rest_on_the_floor) {
     particles p;
     const std::size_t n = 1000;

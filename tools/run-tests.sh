@@ -12,7 +12,8 @@
 #      qemu-aarch64: the NEON path held to the reference bit for bit;
 #   4. a clang Release build and its tests (the same bits as GCC's: the determinism test
 #      holds every build to one hash);
-#   5. a clang build of the libFuzzer targets (tests/fuzz), with ASan and UBSan, each run
+#   5. a clang build with ThreadSanitizer of the thread and worker tests alone;
+#   6. a clang build of the libFuzzer targets (tests/fuzz), with ASan and UBSan, each run
 #      for SIMDCOLLIDE_FUZZ_SECONDS (default 60) from a fixed seed: every kernel of every
 #      ISA this CPU runs against the reference, and the broad phases and the world against
 #      their brute forces and across ISAs, on inputs the fuzzer makes up.
@@ -63,6 +64,16 @@ cmake -S . -B "$root/clang" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Rele
     -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF "${strict[@]}"
 cmake --build "$root/clang" -j"$jobs"
 ctest --test-dir "$root/clang" -j"$jobs" --output-on-failure -E '^qemu_|_soak\.|^consumer_'
+
+echo "== ThreadSanitizer: threads and workers (clang)"
+cmake -S . -B "$root/tsan" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSIMDCOLLIDE_SANITIZE=thread -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF \
+    "${strict[@]}"
+cmake --build "$root/tsan" -j"$jobs" --target simdcollide_thread_tests
+# The worker tests on one SIMD path (the others take the same code through other kernels):
+# under ThreadSanitizer each runs some ten times slower.
+TSAN_OPTIONS=halt_on_error=1 "$root/tsan/tests/simdcollide_thread_tests" \
+    --gtest_filter='-every_isa/workers_same_bits.*/reference:every_isa/workers_same_bits.*/sse2:every_isa/workers_same_bits.*/avx512'
 
 echo "== libFuzzer: every kernel of every ISA against the reference (clang, ASan + UBSan)"
 cmake -S . -B "$root/fuzz" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \

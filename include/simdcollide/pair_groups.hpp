@@ -34,6 +34,9 @@
 namespace simdcollide {
 
 class particle_world;
+namespace detail {
+class pair_schedule;
+} // namespace detail
 
 /// Circles whose pairs are grouped together (see the top of this file). In a packed pile
 /// sorted by first circle, a chunk of 1024 circles holds about 2 500 pairs.
@@ -78,6 +81,7 @@ public:
 
 private:
     friend class particle_world;
+    friend class detail::pair_schedule;
     // group() for a list that differs from the last call's only in the chunks of the blocks
     // flagged in `changed` (flag k for first circles [k, k + 1) * circles_per_chunk; blocks
     // past its end count as changed), for the same circle count: the other chunks are taken

@@ -21,32 +21,34 @@
 // by circle then box). Which pairs they hold beyond those in contact depends on when each
 // circle was listed and on pair_margin, and phase 3 goes over every listed pair, so those
 // change a step's bits: a listed pair not in contact moves nothing itself, but it changes
-// the groups, and so the order, in which the others are taken. The pairs are grouped for
-// phase 3 (pair_groups.hpp) when the lists change. Then it runs `substeps` substeps of h =
-// dt / substeps, each:
+// the groups, and so the order, in which the others are taken. When the lists change, the
+// pairs are cut into parts (the schedule, below) and each part grouped (pair_groups.hpp).
+// Then it runs `substeps` substeps of h = dt / substeps, each:
 //   1. semi-implicit Euler for every circle with inverse mass > 0: v += gravity * h, then
 //      x += v * h;
 //   2. the listed boxes in contact now, each with its normal, depth and approach speed vn0
 //      (relative velocity along the normal; < 0 when closing);
-//   3. `separation_iterations` rounds of separation in order (Gauss-Seidel,
-//      pair_groups.hpp) over every listed pair, grouped: each pair in contact is separated
-//      from the positions the pairs before it left, so a correction that pushes a circle
-//      into a neighbour is met later in the same round. The first round records each pair
-//      in contact as it reaches it, before separating it, for 6: its normal and depth
-//      there, and its approach speed vn0. So a pair that an earlier one pushed into contact
+//   3. for each part of the schedule in turn, `separation_iterations` rounds of separation
+//      in order (Gauss-Seidel, pair_groups.hpp) over its pairs, grouped: each pair in
+//      contact is separated from the positions the pairs before it left, so a correction
+//      that pushes a circle into a neighbour is met later in the same round. The first round
+//      records each pair in contact as it reaches it, before separating it, for 6: its normal and
+//      depth there, and its approach speed vn0. So a pair that an earlier one pushed into contact
 //      is recorded with the depth it is separated by, and one that an earlier one parted
-//      is not. Then each circle's move by 3 is held to separation_reach (below) of its
-//      radius a step: radius / substeps a substep, scaled back along its direction;
+//      is not. Then each circle of the part's range is held: its move by 3 so far held to
+//      separation_reach (below) of its radius a step, radius / substeps a substep, scaled
+//      back along its direction (a circle that a later part moves again is held again);
 //   4. each moving circle pushed out of its listed boxes in ascending box index
-//   (docs/behaviour.md's
-//      order rule); static circles are never moved;
+//      (docs/behaviour.md's order rule); static circles are never moved;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
 //      the correction of 3 and 4 divided by h, that gain capped at max_correction_speed.
 //      So a contact that closed during the substep ends it at rest along its normal, and a
 //      correction adds no energy;
-//   6. restitution and friction for the contacts of 2 and 3, boxes first, then circle pairs in
-//      eight interleaved runs of their list (k, k + q, ..., k + 7q, with q an eighth of
-//      it, rounded up), each seeing the last's result. With W = wa + wb and vn the relative
+//   6. restitution and friction for the contacts of 2 and 3, part by part in the
+//      schedule's order: a block's part takes the box contacts of the block's circles in
+//      list order, then its circle pairs in contact in eight interleaved runs of their list
+//      (k, k + q, ..., k + 7q, with q an eighth of it, rounded up); the far part its pairs
+//      so; each contact seeing the last's result. With W = wa + wb and vn the relative
 //      normal velocity now: a normal impulse j = max(e * max(-vn0, 0) - vn, 0) / W raises
 //      vn to e times the approach speed (position-based restitution); friction removes
 //      tangential relative velocity, |jt| <= mu * (depth * (1 / h) / W + j), the first term
@@ -61,6 +63,17 @@
 //      moving circles acts with its inverse mass scaled by 1 - s * d^2, d the normal's
 //      component along gravity, and W is the sum of the weights so scaled (phase 3 keeps
 //      the scaled weights in world_touch).
+//
+// The schedule (kernels/world_schedule.hpp): the slots are cut into blocks of
+// world_options::circles_per_block slots, or by default of a power of two from 16 384 to
+// 65 536, chosen from the list when it is made afresh (twice the slot distance that 99 of
+// 100 pairs stay within). Part k holds, in list order, the pairs
+// whose second circle is in block k and whose first is in block k or k - 1; the far part
+// the pairs that reach further. The parts go: those of even blocks, those of odd blocks,
+// the far part. The parts of even (or of odd) blocks name disjoint circles, so the workers
+// (world_options::workers) take them side by side, and the order, and so the bits, do not
+// depend on the number of workers. Slots run row by row of cells, a pile's bottom first,
+// so a part takes its block upwards from the seam below it.
 //
 // Bands (world_options::circles_per_band, off by default): with one separation round and
 // one velocity pass, a substep can run its phases band by band, each band being
@@ -99,9 +112,9 @@
 // and the impulses of 6 are the world's own.
 //
 // Deterministic: the same world and the same dt give the same bits, on every instruction
-// set (each phase is bit-identical to its reference). The slots depend on the circles'
-// positions at each sort, so a world whose circles were added in another order steps to
-// different bits (the same physics, its contacts taken in another order).
+// set (each phase is bit-identical to its reference) and with any number of workers. The slots
+// depend on the circles' positions at each sort, so a world whose circles were added in another
+// order steps to different bits (the same physics, its contacts taken in another order).
 //
 // Why each phase is as it is (the slots, recording the contacts in phase 3, separation in
 // order, the hold, the velocity update, deep piles) is in docs/world-design.md; where each
@@ -115,15 +128,36 @@
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
 #include <simdcollide/static_boxes.hpp>
+#include <simdcollide/workers.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 namespace simdcollide {
 
 namespace detail {
+class worker_pool;
+struct task_runner;
+class pair_schedule;
+
+/// The world's schedule of its pairs for phases 3 and 6 (kernels/world_schedule.hpp), owned
+/// and copied with the world.
+class schedule_holder {
+public:
+    schedule_holder();
+    ~schedule_holder();
+    schedule_holder(const schedule_holder& other);
+    schedule_holder& operator=(const schedule_holder& other);
+    schedule_holder(schedule_holder&& other) noexcept;
+    schedule_holder& operator=(schedule_holder&& other) noexcept;
+    [[nodiscard]] pair_schedule& get() const;
+
+private:
+    mutable std::unique_ptr<pair_schedule> schedule_;
+};
 struct kernel_table;
 
 /// A contact between phase 2 (boxes) or 3 (circle pairs) and phase 6 of a substep
@@ -247,6 +281,25 @@ struct world_options {
     /// longer fits in the last level of cache (some 50 bytes a circle in a packed pile), and
     /// costs before (docs/performance.md). Any value is valid (0: always).
     std::size_t overlap_substeps_from = std::size_t{1} << 18;
+    /// 0 (the default: 16 384 to 65 536, chosen from the listed pairs), or a power of two
+    /// from 1 024 to 2^20: slots in a block of the schedule (below), whose parts the workers
+    /// take side by side in phases 3 and 6. Smaller blocks give the workers more parts
+    /// (a pile of fewer circles than a block runs phases 3 and 6 on one worker); each seam
+    /// between blocks is one more place where phase 6 does not carry an impulse on up a
+    /// column in the same pass, so deep piles calm more slowly in small blocks
+    /// (docs/world-design.md, "Workers"). Changes the bits, as it changes the order.
+    std::size_t circles_per_block = 0;
+    /// The most workers accepted.
+    static constexpr int max_workers = 256;
+    /// 1 to max_workers: the threads a step runs on, the one that calls step included. Above
+    /// 1 and without `tasks`, the world starts workers - 1 threads of its own when it is
+    /// made, and stops them when it is destroyed; with 1, it starts none. A step gives the
+    /// same bits with any count (workers.hpp, docs/behaviour.md "Workers"). Substeps in bands
+    /// (circles_per_band) run on the calling thread alone.
+    int workers = 1;
+    /// The host's task system (workers.hpp), to run the workers on instead of threads of the
+    /// world's own: both callbacks, or neither.
+    task_callbacks tasks{};
 };
 
 /// Owns circles (position, radius, inverse mass, velocity) and static boxes, and steps them.
@@ -324,11 +377,15 @@ public:
     /// For tests and diagnostics: it allocates.
     [[nodiscard]] std::vector<circle_pair> listed_pairs() const;
     /// The listed pairs as the step keeps them: in slot indices (the circles in the step's own
-    /// order, which the world sorts them into now and then), sorted, and the same pairs in
-    /// the groups phase 3 separates them in (pair_groups.hpp). For tests and diagnostics; valid
-    /// until the next step.
+    /// order, which the world sorts them into now and then), sorted, and, in bands, the same
+    /// pairs in the groups phase 3 separates them in (pair_groups.hpp; empty outside bands,
+    /// where schedule_in_slots() has them). For tests and diagnostics; valid until the next
+    /// step.
     [[nodiscard]] std::span<const circle_pair> pairs_in_slots() const noexcept { return pairs_; }
     [[nodiscard]] const pair_groups& groups_in_slots() const noexcept { return grouper_.groups(); }
+    /// The parts phases 3 and 6 take the pairs in, outside bands (kernels/world_schedule.hpp).
+    /// For tests; valid until the next step.
+    [[nodiscard]] const detail::pair_schedule& schedule_in_slots() const { return schedule_.get(); }
     /// The listed circle-box entries as the step keeps them: (slot, box), where box indexes
     /// boxes().boxes(), sorted by slot and then box. For tests and diagnostics; valid until
     /// the next step.
@@ -379,13 +436,16 @@ private:
     void list_box_contacts();
     void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
     void substep(float h, const detail::kernel_table& kernels);
+    void find_box_contact_blocks();
     void plan_bands();
     void substeps_in_bands(float h, const detail::kernel_table& kernels);
     void respond_in_passes(const particles_view& p, float friction);
-    [[nodiscard]] std::span<const detail::world_touch> pair_touching() const noexcept {
-        return {pair_touching_.data(), pair_touching_count_};
+    [[nodiscard]] bool banded() const noexcept {
+        return options_.circles_per_band != 0 && options_.separation_iterations == 1 &&
+               options_.velocity_iterations == 1;
     }
     void sort_slots();
+    [[nodiscard]] detail::task_runner task_runner() const noexcept;
     void gather(const detail::kernel_table& kernels);
     void scatter(const detail::kernel_table& kernels);
     [[nodiscard]] particles_view slots() noexcept;
@@ -404,7 +464,9 @@ private:
     pair_finder finder_;
     separation_workspace workspace_;
     std::vector<circle_pair> pairs_;
-    pair_grouper grouper_;                  // pairs_ in groups that share no circle (phase 3)
+    pair_grouper grouper_;             // pairs_ in groups that share no circle (phase 3 in bands)
+    detail::schedule_holder schedule_; // pairs_ in parts, in groups (phase 3 otherwise)
+    aligned_floats part_scratch_;      // the kernels' scratch: 8 floats a slot
     std::vector<circle_pair> box_contacts_; // (circle, box)
     // Circle pairs in contact (recorded by phase 3): the first pair_touching_count_ entries.
     std::vector<detail::world_touch> pair_touching_;
@@ -447,6 +509,13 @@ private:
     std::vector<std::uint32_t> band_box_touch_end_, touch_group_end_;
     std::vector<std::uint8_t> band_velocity_ok_;
     aligned_floats band_scratch_;
+    // Workers: the world's own pool (none with one worker or the host's callbacks), and the
+    // callbacks the step's tasks go to (none: the calling thread runs them).
+    std::shared_ptr<detail::worker_pool> pool_;
+    task_callbacks tasks_{};
+    // Where each block of circles_per_task slots starts in box_contacts_ (and one past the
+    // last block, its end), for phases 2 and 4 on the workers.
+    std::vector<std::size_t> box_contacts_from_, box_touching_in_block_;
 };
 
 } // namespace simdcollide

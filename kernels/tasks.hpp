@@ -1,0 +1,83 @@
+// Running independent items on the workers (workers.hpp): for_each_item(tasks, items, f)
+// calls f(k) once for every k < items, on the host's callbacks or the world's pool, and
+// returns when all have run. The items must write disjoint data; then the results are those
+// of a loop over k, whoever ran which item.
+#pragma once
+
+#include <simdcollide/workers.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <type_traits>
+
+namespace simdcollide::detail {
+
+/// Where a world's tasks run: `callbacks` (the host's or the pool's; none: the caller's
+/// thread), for `workers` workers.
+struct task_runner {
+    task_callbacks callbacks{};
+    std::size_t workers = 1;
+
+    [[nodiscard]] bool parallel() const noexcept {
+        return workers > 1 && callbacks.enqueue != nullptr;
+    }
+};
+
+template <class Item>
+class item_task {
+public:
+    explicit item_task(Item& item) : item_(item) {}
+
+    // task_function: the items of [begin, end). An item that throws does not stop the
+    // others; the exception of the lowest such item is kept for the caller.
+    static void run(std::size_t begin, std::size_t end, std::uint32_t /*worker*/, void* context) {
+        auto& self = *static_cast<item_task*>(context);
+        for (std::size_t k = begin; k < end; ++k) {
+            try {
+                self.item_(k);
+            } catch (...) {
+                const std::lock_guard<std::mutex> lock(self.mutex_);
+                if (k < self.failed_item_) {
+                    self.failed_item_ = k;
+                    self.error_ = std::current_exception();
+                }
+            }
+        }
+    }
+
+    void rethrow() const {
+        if (error_) {
+            std::rethrow_exception(error_);
+        }
+    }
+
+private:
+    Item& item_;
+    std::mutex mutex_;
+    std::exception_ptr error_;
+    std::size_t failed_item_ = std::numeric_limits<std::size_t>::max();
+};
+
+/// item(k) for k < items, on the runner's workers; rethrows the exception of the lowest
+/// item that threw, once every item has run.
+template <class Item>
+void for_each_item(const task_runner& tasks, std::size_t items, Item&& item) {
+    if (!tasks.parallel() || items < 2) {
+        for (std::size_t k = 0; k < items; ++k) {
+            item(k);
+        }
+        return;
+    }
+    item_task<std::remove_reference_t<Item>> task(item);
+    void* const handle = tasks.callbacks.enqueue(&item_task<std::remove_reference_t<Item>>::run,
+                                                 items, 1, &task, tasks.callbacks.user_context);
+    if (handle != nullptr) {
+        tasks.callbacks.finish(handle, tasks.callbacks.user_context);
+    }
+    task.rethrow();
+}
+
+} // namespace simdcollide::detail

@@ -1,0 +1,294 @@
+// Workers (workers.hpp): a world steps to the same bits with any number of workers, on its
+// own pool or on a host's callbacks however they run the ranges (at once, in reverse, on
+// another thread), on every instruction set; a task that throws reaches the caller; bad
+// worker options are refused.
+#include "scenes/scenes.hpp"
+#include "tasks.hpp"
+#include "test_support.hpp"
+#include "worker_pool.hpp"
+#include "world_schedule.hpp"
+
+#include <simdcollide/simdcollide.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <new>
+#include <random>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace simdcollide::testing {
+namespace {
+
+// A pile of 4 200 circles (five blocks of 1 024 slots, so that each wave of the schedule
+// has several parts) falling into a container with obstacles: radii 0.2 to 0.5, a tenth
+// of them static, random velocities.
+void fill(particle_world& world, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    aabb_set boxes;
+    scenes::add_container(40.0F, 120.0F, boxes);
+    for (int k = 0; k < 6; ++k) {
+        boxes.push_back(aabb::from_origin_size(unit(rng) * 36.0F, 2.0F + unit(rng) * 20.0F,
+                                               1.0F + 3.0F * unit(rng), 0.5F + unit(rng)));
+    }
+    world.set_boxes(boxes.view());
+    for (std::size_t i = 0; i < 4200; ++i) {
+        const circle c{0.6F + static_cast<float>(i % 48) * 0.8F + 0.1F * unit(rng),
+                       1.0F + static_cast<float>(i / 48) * 0.85F, 0.2F + 0.3F * unit(rng)};
+        world.add_circle(c, i % 10 == 0 ? 0.0F : 0.5F + unit(rng), 2.0F * unit(rng) - 1.0F,
+                         2.0F * unit(rng) - 1.0F);
+    }
+}
+
+std::vector<std::uint32_t> state_of(particle_world& world) {
+    const particles_view p = world.particles();
+    std::vector<std::uint32_t> out;
+    out.reserve(4 * p.count);
+    for (std::size_t i = 0; i < p.count; ++i) {
+        out.insert(out.end(), {bits(p.x[i]), bits(p.y[i]), bits(p.vx[i]), bits(p.vy[i])});
+    }
+    return out;
+}
+
+// The options the scenes step with, in blocks of 1 024 slots: the defaults; bouncy and
+// slippery; and deep-pile options with several separation rounds and velocity passes.
+std::vector<world_options> option_sets() {
+    std::vector<world_options> out(3);
+    for (world_options& o : out) {
+        o.circles_per_block = 1024; // five blocks
+    }
+    out[1].restitution = 0.6F;
+    out[1].friction = 0.0F;
+    out[2].substeps = 3;
+    out[2].separation_iterations = 2;
+    out[2].velocity_iterations = 2;
+    out[2].shock_propagation = 0.5F;
+    return out;
+}
+
+#ifdef NDEBUG
+constexpr int steps = 40;
+#else
+// Debug builds (the sanitizer job's) run some twenty times slower: fewer steps.
+constexpr int steps = 10;
+#endif
+constexpr int compare_every = 10;
+
+// Steps a world with `options` next to one with a single worker, comparing bits.
+void expect_same_as_one_worker(const world_options& options, const char* what) {
+    world_options one = options;
+    one.workers = 1;
+    one.tasks = {};
+    particle_world want(one);
+    particle_world got(options);
+    fill(want, 7);
+    fill(got, 7);
+    for (int s = 1; s <= steps; ++s) {
+        want.step(1.0F / 60.0F);
+        got.step(1.0F / 60.0F);
+        if (s == 1) { // several parts in each wave of the schedule
+            ASSERT_GE(got.schedule_in_slots().blocks(), 4U) << what;
+        }
+        if (s % compare_every == 0) {
+            ASSERT_EQ(state_of(got), state_of(want)) << what << ", step " << s;
+        }
+    }
+}
+
+class workers_same_bits : public on_each_isa {};
+
+TEST_P(workers_same_bits, any_worker_count_gives_one_workers_bits) {
+    for (const world_options& base : option_sets()) {
+        for (int workers : {2, 3, 4, 7, 16}) {
+            world_options o = base;
+            o.workers = workers;
+            expect_same_as_one_worker(o, ("workers " + std::to_string(workers)).c_str());
+        }
+    }
+}
+
+// Host task systems: one that runs the whole task at once inside enqueue; one that runs
+// its ranges from the last to the first, each with another worker index; one that runs
+// them on a thread of its own, waited for in finish.
+void* run_inline(task_function* task, std::size_t items, std::size_t /*min_range*/, void* context,
+                 void* /*user*/) {
+    task(0, items, 0, context);
+    return nullptr;
+}
+
+void* run_in_reverse(task_function* task, std::size_t items, std::size_t min_range, void* context,
+                     void* user) {
+    const auto workers = static_cast<std::size_t>(*static_cast<int*>(user));
+    std::size_t ranges = (items + min_range - 1) / min_range;
+    while (ranges-- > 0) {
+        const std::size_t begin = ranges * min_range;
+        task(begin, std::min(items, begin + min_range),
+             static_cast<std::uint32_t>(ranges % workers), context);
+    }
+    return nullptr;
+}
+
+void* run_on_a_thread(task_function* task, std::size_t items, std::size_t min_range, void* context,
+                      void* /*user*/) {
+    return new std::thread([=] {
+        for (std::size_t begin = 0; begin < items; begin += min_range) {
+            task(begin, std::min(items, begin + min_range), 0, context);
+        }
+    });
+}
+
+void never_called(void* /*task*/, void* /*user*/) {
+    ADD_FAILURE() << "finish with no task";
+}
+
+void join_thread(void* task, void* /*user*/) {
+    auto* thread = static_cast<std::thread*>(task);
+    thread->join();
+    delete thread;
+}
+
+TEST_P(workers_same_bits, host_callbacks_give_one_workers_bits) {
+    int workers = 3;
+    for (const world_options& base : option_sets()) {
+        world_options o = base;
+        o.workers = workers;
+        o.tasks = {&run_inline, &never_called, nullptr};
+        expect_same_as_one_worker(o, "inline");
+        o.tasks = {&run_in_reverse, &never_called, &workers};
+        expect_same_as_one_worker(o, "in reverse");
+        o.tasks = {&run_on_a_thread, &join_thread, nullptr};
+        expect_same_as_one_worker(o, "on another thread");
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(every_isa, workers_same_bits, ::testing::ValuesIn(compiled_isas()),
+                         isa_test_name);
+
+// The runner: every item once, on the pool or on callbacks, and an item's exception (the
+// lowest item's, when several throw) reaches the caller after every item has run.
+TEST(workers_tasks, every_item_runs_once_and_the_lowest_failure_is_thrown) {
+    detail::worker_pool pool(4);
+    int reverse_workers = 4;
+    const detail::task_runner runners[] = {
+        {pool.callbacks(), 4},
+        {{&run_in_reverse, &never_called, &reverse_workers}, 4},
+        {{&run_on_a_thread, &join_thread, nullptr}, 2},
+        {{}, 1},
+    };
+    for (const detail::task_runner& runner : runners) {
+        std::vector<std::atomic<int>> ran(1000);
+        detail::for_each_item(runner, ran.size(), [&](std::size_t k) { ++ran[k]; });
+        for (const std::atomic<int>& r : ran) {
+            ASSERT_EQ(r.load(), 1);
+        }
+        std::atomic<int> calls{0};
+        const auto failing = [&](std::size_t k) {
+            ++calls;
+            if (k == 700) {
+                throw std::runtime_error("item 700");
+            }
+            if (k == 300) {
+                throw std::bad_alloc();
+            }
+        };
+        EXPECT_THROW(detail::for_each_item(runner, 1000, failing), std::bad_alloc);
+        if (runner.parallel()) {
+            EXPECT_EQ(calls.load(), 1000);
+        }
+    }
+}
+
+// A host whose enqueue fails (as when it cannot allocate a task) on its n-th call.
+struct failing_host {
+    int calls_left;
+};
+void* enqueue_or_fail(task_function* task, std::size_t items, std::size_t /*min_range*/,
+                      void* context, void* user) {
+    auto& host = *static_cast<failing_host*>(user);
+    if (host.calls_left-- == 0) {
+        throw std::bad_alloc();
+    }
+    task(0, items, 0, context);
+    return nullptr;
+}
+
+TEST(workers_tasks, a_failed_task_reaches_the_caller_of_step) {
+    const auto five_steps = [](int fail_at) {
+        failing_host host{fail_at};
+        world_options o;
+        o.workers = 2;
+        o.circles_per_block = 1024;
+        o.tasks = {&enqueue_or_fail, &never_called, &host};
+        auto world = std::make_unique<particle_world>(o);
+        fill(*world, 3);
+        bool threw = false;
+        try {
+            for (int s = 0; s < 5; ++s) {
+                world->step(1.0F / 60.0F);
+            }
+        } catch (const std::bad_alloc&) {
+            threw = true;
+        }
+        world.reset(); // the world can still be destroyed
+        return std::pair{threw, fail_at - host.calls_left};
+    };
+    // How many tasks five steps enqueue; then each of the first, a middle and the last fails.
+    const int tasks = five_steps(-1).second;
+    ASSERT_GT(tasks, 20);
+    for (int fail_at : {0, tasks / 2, tasks - 1}) {
+        EXPECT_TRUE(five_steps(fail_at).first) << "failing at task " << fail_at << " of " << tasks;
+    }
+}
+
+// Worlds made and destroyed, stepped or not: their threads start and stop with them (a
+// thread left running or a lost wake-up hangs here), and each steps to the bits of one.
+TEST(workers_tasks, own_pool_starts_and_stops_with_the_world) {
+    particle_world one;
+    fill(one, 11);
+    one.step(1.0F / 60.0F);
+    for (int k = 0; k < 20; ++k) {
+        world_options o;
+        o.workers = 1 + k % 5;
+        particle_world world(o);
+        if (k % 2 == 0) {
+            fill(world, 11);
+            world.step(1.0F / 60.0F);
+            EXPECT_EQ(state_of(world), state_of(one)) << o.workers << " workers";
+        }
+    }
+}
+
+TEST(workers_tasks, bad_worker_options_are_refused) {
+    for (int workers : {0, -1, world_options::max_workers + 1}) {
+        world_options o;
+        o.workers = workers;
+        EXPECT_THROW(particle_world{o}, std::invalid_argument) << workers;
+    }
+    for (std::size_t block : {std::size_t{1000}, std::size_t{3072}, std::size_t{1} << 21}) {
+        world_options o;
+        o.circles_per_block = block;
+        EXPECT_THROW(particle_world{o}, std::invalid_argument) << block;
+    }
+    world_options o;
+    o.workers = 2;
+    o.tasks.enqueue = &run_inline;
+    EXPECT_THROW(particle_world{o}, std::invalid_argument);
+    o.tasks = {};
+    o.tasks.finish = &join_thread;
+    EXPECT_THROW(particle_world{o}, std::invalid_argument);
+    try {
+        o.workers = 0;
+        particle_world{o};
+        ADD_FAILURE() << "workers 0 accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("workers is 0"), std::string::npos) << e.what();
+    }
+}
+
+} // namespace
+} // namespace simdcollide::testing
