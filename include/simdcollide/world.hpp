@@ -31,13 +31,14 @@
 //   3. for each part of the schedule in turn, `separation_iterations` rounds of separation
 //      in order (Gauss-Seidel, pair_groups.hpp) over its pairs, grouped: each pair in
 //      contact is separated from the positions the pairs before it left, so a correction
-//      that pushes a circle into a neighbour is met later in the same round. The first round
-//      records each pair in contact as it reaches it, before separating it, for 6: its normal and
-//      depth there, and its approach speed vn0. So a pair that an earlier one pushed into contact
-//      is recorded with the depth it is separated by, and one that an earlier one parted
-//      is not. Then each circle of the part's range is held: its move by 3 so far held to
-//      separation_reach (below) of its radius a step, radius / substeps a substep, scaled
-//      back along its direction (a circle that a later part moves again is held again);
+//      that pushes a circle into a neighbour is met later in the same round. The first
+//      round records each pair in contact as it reaches it, before separating it, for 6:
+//      its normal and depth there, and its approach speed vn0. So a pair that an earlier
+//      one pushed into contact is recorded with the depth it is separated by, and one that
+//      an earlier one parted is not. Then each circle of the part's range is held: its
+//      move by 3 so far held to separation_reach (below) of its radius a step, radius /
+//      substeps a substep, scaled back along its direction (a circle that a later part
+//      moves again is held again);
 //   4. each moving circle pushed out of its listed boxes in ascending box index
 //      (docs/behaviour.md's order rule); static circles are never moved;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
@@ -67,9 +68,9 @@
 // The schedule (kernels/world_schedule.hpp): the slots are cut into blocks of
 // world_options::circles_per_block slots, or by default of a power of two from 16 384 to
 // 65 536, chosen from the list when it is made afresh (twice the slot distance that 99 of
-// 100 pairs stay within). Part k holds, in list order, the pairs
-// whose second circle is in block k and whose first is in block k or k - 1; the far part
-// the pairs that reach further. The parts go: those of even blocks, those of odd blocks,
+// 100 pairs stay within). Part k holds, in list order, the pairs whose second circle is in
+// block k and whose first is in block k or k - 1; the far part the pairs that reach
+// further. The parts go: those of even blocks, those of odd blocks,
 // the far part. The parts of even (or of odd) blocks name disjoint circles, so the workers
 // (world_options::workers) take them side by side, and the order, and so the bits, do not
 // depend on the number of workers. Slots run row by row of cells, a pile's bottom first,
@@ -112,9 +113,10 @@
 // and the impulses of 6 are the world's own.
 //
 // Deterministic: the same world and the same dt give the same bits, on every instruction
-// set (each phase is bit-identical to its reference) and with any number of workers. The slots
-// depend on the circles' positions at each sort, so a world whose circles were added in another
-// order steps to different bits (the same physics, its contacts taken in another order).
+// set (each phase is bit-identical to its reference) and with any number of workers. The
+// slots depend on the circles' positions at each sort, so a world whose circles were added
+// in another order steps to different bits (the same physics, its contacts taken in
+// another order).
 //
 // Why each phase is as it is (the slots, recording the contacts in phase 3, separation in
 // order, the hold, the velocity update, deep piles) is in docs/world-design.md; where each
