@@ -14,7 +14,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstddef>
+#include <limits>
 #include <new>
 #include <random>
 #include <stdexcept>
@@ -108,6 +110,47 @@ TEST_P(workers_same_bits, any_worker_count_gives_one_workers_bits) {
             world_options o = base;
             o.workers = workers;
             expect_same_as_one_worker(o, ("workers " + std::to_string(workers)).c_str());
+        }
+    }
+}
+
+// Hostile circles step to the same bits on several workers: extreme inverse masses, one
+// circle far from the rest, one whose radius spans many blocks' circles, and positions
+// and velocities the caller set to NaN and infinity between steps (NaN counts as equal to
+// NaN: the world never reads a NaN's payload to pick a path).
+TEST_P(workers_same_bits, hostile_circles_step_as_on_one_worker) {
+    const auto hostile = [](int workers) {
+        world_options o;
+        o.workers = workers;
+        o.circles_per_block = 1024;
+        auto world = std::make_unique<particle_world>(o);
+        fill(*world, 5);
+        world->add_circle({1e7F, -3e6F, 0.5F}, 1.0F);
+        world->add_circle({20.0F, 40.0F, 30.0F}, 0.0F);
+        world->add_circle({5.0F, 30.0F, 0.3F}, 3e37F);
+        world->add_circle({6.0F, 30.0F, 0.3F}, 1e-30F);
+        world->step(1.0F / 60.0F);
+        const particles_view p = world->particles();
+        p.x[17] = std::numeric_limits<float>::quiet_NaN();
+        p.vy[1234] = std::numeric_limits<float>::infinity();
+        p.y[2222] = -std::numeric_limits<float>::infinity();
+        for (int s = 0; s < steps / 4; ++s) {
+            world->step(1.0F / 60.0F);
+        }
+        return world;
+    };
+    const auto one = hostile(1);
+    const particles_view want = one->particles();
+    for (int workers : {3, 16}) {
+        const auto got_world = hostile(workers);
+        const particles_view got = got_world->particles();
+        for (std::size_t i = 0; i < want.count; ++i) {
+            for (const auto& [g, w] :
+                 {std::pair{got.x[i], want.x[i]}, std::pair{got.y[i], want.y[i]},
+                  std::pair{got.vx[i], want.vx[i]}, std::pair{got.vy[i], want.vy[i]}}) {
+                ASSERT_TRUE(bits(g) == bits(w) || (std::isnan(g) && std::isnan(w)))
+                    << workers << " workers, circle " << i << ": " << g << " against " << w;
+            }
         }
     }
 }
