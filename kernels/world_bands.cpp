@@ -162,9 +162,6 @@ void particle_world::substeps_in_bands(float h, const detail::kernel_table& kern
         .velocity_ok = band_velocity_ok_.data(),
     };
     kernels.world.substeps_in_bands(slots(), s, band_scratch_.data());
-    // Phase 6 is done: the touches are used up (and the pairs' gone round the ring).
-    box_touching_count_ = 0;
-    pair_touching_count_ = 0;
 }
 
 } // namespace simdcollide

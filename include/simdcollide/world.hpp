@@ -464,18 +464,17 @@ private:
     std::size_t steps_ = 0;
     static_box_grid grid_;
     pair_finder finder_;
-    separation_workspace workspace_;
     std::vector<circle_pair> pairs_;
     pair_grouper grouper_;             // pairs_ in groups that share no circle (phase 3 in bands)
     detail::schedule_holder schedule_; // pairs_ in parts, in groups (phase 3 otherwise)
     aligned_floats part_scratch_;      // the kernels' scratch: 8 floats a slot
     std::vector<circle_pair> box_contacts_; // (circle, box)
-    // Circle pairs in contact (recorded by phase 3): the first pair_touching_count_ entries.
+    // Circle pairs in contact (recorded by phase 3): each part's at its touch_at, as many as
+    // its touching (in bands, each band's where the band plan puts them).
     std::vector<detail::world_touch> pair_touching_;
-    std::size_t pair_touching_count_ = 0;
-    // Boxes in contact (phase 2), as (box, circle): the first box_touching_count_ entries.
+    // Boxes in contact (phase 2), as (box, circle): each block's at its first entry in
+    // box_contacts_from_, as many as box_touching_in_block_ (in bands, per band).
     std::vector<detail::world_touch> box_touching_;
-    std::size_t box_touching_count_ = 0;
     // The grid's boxes as records of (min x, min y, max x, max y), for phases 2 and 4.
     aligned_floats box_records_;
     std::vector<float> moved_from_x_, moved_from_y_; // positions after integration
