@@ -14,7 +14,9 @@ packages=(
     googletest               # GoogleTest's sources, built for aarch64 in the NEON job
     binutils                 # nm and objdump, for the per-ISA symbol check
     python3                  # the benchmark report, and a test of it
-    python3-matplotlib       # the benchmark report's plots
+    python3-matplotlib       # the benchmark report's plots, and the Python example's
+    python3-dev python3-numpy pybind11-dev   # the Python module
+    python3-pytest           # its tests
     libpng-dev               # simdcollide-demo's PNG frames
     clang libclang-rt-dev    # the clang build and the libFuzzer job (and its fuzzer runtime)
     clang-format             # the formatting check

@@ -2,8 +2,8 @@
 # The test job: install dependencies, check that the C++ sources are as clang-format
 # writes them, then
 #   1. Release build, every test (bit-exactness on every ISA this CPU runs, the reference
-#      against hand-worked values, dispatch, the per-ISA symbol check, and the whole suite
-#      under qemu as a Core 2 and a Nehalem, CPUs without AVX);
+#      against hand-worked values, dispatch, the per-ISA symbol check, the Python module's
+#      tests, and the whole suite under qemu as a Core 2 and a Nehalem, CPUs without AVX);
 #   2. Debug build with AddressSanitizer and UndefinedBehaviorSanitizer, every test but
 #      the qemu ones (the sanitizers' runtimes do not run under qemu-user) and the 10 000
 #      circle soak (about ten seconds in Release, far longer at -O0 with sanitizers; a 500
@@ -36,7 +36,7 @@ if [ "${CI:-}" = "true" ]; then
 fi
 
 echo "== clang-format: the sources as .clang-format writes them"
-find include kernels tests bench tools \( -name '*.cpp' -o -name '*.hpp' -o -name '*.inl' \) \
+find include kernels tests bench tools python \( -name '*.cpp' -o -name '*.hpp' -o -name '*.inl' \) \
     -print0 | xargs -0 clang-format --dry-run --Werror
 
 echo "== Release build and tests"

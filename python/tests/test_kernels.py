@@ -1,0 +1,192 @@
+"""Every kernel from Python: the bits of the scalar reference on every instruction set, and
+in place (the caller's arrays are the ones written, no copy)."""
+import numpy as np
+import pytest
+
+import simdcollide as sc
+from conftest import copies, f32, random_boxes, random_circles, random_particles, same_bits
+
+N = 1003  # not a multiple of any lane count: the tails run too
+
+
+def data(seed=1, n=N):
+    rng = np.random.default_rng(seed)
+    x, y, r = random_circles(rng, n)
+    # Centres exactly on a box's corner, face and inside it, and coincident circles.
+    b = random_boxes(rng, n)
+    x[3], y[3] = b[0][3], b[1][3]
+    x[4], y[4] = b[2][4], f32([(b[1][4] + b[3][4]) / 2])[0]
+    x[5], y[5] = f32([(b[0][5] + b[2][5]) / 2])[0], f32([(b[1][5] + b[3][5]) / 2])[0]
+    p = random_particles(rng, n)
+    q = random_particles(rng, n)
+    q[0][6], q[1][6] = p[0][6], p[1][6]  # coincident centres
+    # Pairs into p: random, each a != b, with repeats of circles across pairs.
+    a = rng.integers(0, n, 4 * n)
+    c = (a + rng.integers(1, n, 4 * n)) % n
+    pairs = np.ascontiguousarray(np.stack([a, c], axis=1).astype(np.uint32))
+    return dict(circles=(x, y, r), boxes=b, p=p, q=q, pairs=pairs)
+
+
+def circles(d):
+    return sc.Circles(*d["circles"])
+
+
+def boxes(d):
+    return sc.Boxes(*d["boxes"])
+
+
+def particles(arrays):
+    x, y, r, im, vx, vy = arrays
+    return sc.Particles(x, y, r, im, vx, vy)
+
+
+ONE_BOX = sc.AABB(-1.5, -2.0, 3.0, 0.5)
+
+# Each case runs one kernel through module m (simdcollide or simdcollide.reference) on
+# fresh copies of the data, returning everything it wrote and returned.
+CASES = {
+    "closest_point": lambda m, d: m.closest_point(circles(d), boxes(d)),
+    "closest_point_one_box": lambda m, d: m.closest_point(circles(d), ONE_BOX),
+    "box_distance_squared": lambda m, d: [m.distance_squared(circles(d), boxes(d))],
+    "box_distance_squared_one_box": lambda m, d: [m.distance_squared(circles(d), ONE_BOX)],
+    "box_overlap": lambda m, d: m.overlap(circles(d), boxes(d)),
+    "box_overlap_margin": lambda m, d: m.overlap(circles(d), boxes(d), margin=0.25),
+    "box_overlap_one_box": lambda m, d: m.overlap(circles(d), ONE_BOX, margin=0.1),
+    "box_count_overlaps": lambda m, d: [m.count_overlaps(circles(d), boxes(d), 0.1)],
+    "box_count_overlaps_one_box": lambda m, d: [m.count_overlaps(circles(d), ONE_BOX)],
+    "box_contact": lambda m, d: contact_fields(m.contact(circles(d), boxes(d))),
+    "box_contact_margin": lambda m, d: contact_fields(m.contact(circles(d), boxes(d), margin=0.5)),
+    "box_contact_one_box": lambda m, d: contact_fields(m.contact(circles(d), ONE_BOX)),
+    "push_out": lambda m, d: [m.push_out(circles(d), boxes(d)), *d["circles"][:2]],
+    "push_out_margin": lambda m, d: [m.push_out(circles(d), boxes(d), 0.3), *d["circles"][:2]],
+    "push_out_one_box": lambda m, d: [m.push_out(circles(d), ONE_BOX), *d["circles"][:2]],
+    "circle_distance_squared": lambda m, d: [
+        m.distance_squared(particles(d["p"]), particles(d["q"]))],
+    "circle_overlap": lambda m, d: m.overlap(particles(d["p"]), particles(d["q"])),
+    "circle_count_overlaps": lambda m, d: [
+        m.count_overlaps(particles(d["p"]), particles(d["q"]))],
+    "circle_contact": lambda m, d: contact_fields(m.contact(particles(d["p"]), particles(d["q"]))),
+    "separate": lambda m, d: separated(m, d, "inverse_mass"),
+    "separate_equal": lambda m, d: separated(m, d, "equal"),
+    "separate_by_radius": lambda m, d: separated(m, d, "by_radius"),
+    "pair_contact": lambda m, d: contact_fields(m.contact(particles(d["p"]), d["pairs"])),
+    "pair_contact_workspace": lambda m, d: contact_fields(
+        m.contact(particles(d["p"]), d["pairs"], workspace=sc.SeparationWorkspace())),
+    "pair_separate": lambda m, d: [m.separate(particles(d["p"]), d["pairs"]), *d["p"][:2]],
+    "pair_separate_equal_workspace": lambda m, d: [
+        m.separate(particles(d["p"]), d["pairs"], "equal", sc.SeparationWorkspace()),
+        *d["p"][:2]],
+    "respond_box": lambda m, d: responded_to_box(m, d),
+    "respond_pairs": lambda m, d: responded_pairs(m, d),
+}
+
+
+def contact_fields(result):
+    contacts, count = result
+    return [count, contacts.normal_x, contacts.normal_y, contacts.depth, contacts.point_x,
+            contacts.point_y]
+
+
+def separated(m, d, weighting):
+    count = m.separate(particles(d["p"]), particles(d["q"]), weighting)
+    return [count, *d["p"][:2], *d["q"][:2]]
+
+
+def responded_to_box(m, d):
+    contacts, _ = sc.reference.contact(circles(d), boxes(d))
+    p = particles(d["p"])
+    count = m.respond(p, contacts, restitution=0.5, friction=0.3)
+    return [count, p.vx, p.vy]
+
+
+def responded_pairs(m, d):
+    contacts, _ = sc.reference.contact(particles(d["p"]), particles(d["q"]))
+    a, b = particles(d["p"]), particles(d["q"])
+    count = m.respond(a, b, contacts, 0.25, 0.6)
+    return [count, a.vx, a.vy, b.vx, b.vy]
+
+
+def fresh(d):
+    return {k: (copies(v) if isinstance(v, tuple) else np.array(v, copy=True))
+            for k, v in d.items()}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_kernel_gives_the_reference_bits(isa, case, seed):
+    d = data(seed)
+    expected = CASES[case](sc.reference, fresh(d))
+    got = CASES[case](sc, fresh(d))
+    assert len(got) == len(expected)
+    for k, (g, e) in enumerate(zip(got, expected)):
+        if isinstance(e, np.ndarray):
+            assert same_bits(g, e), f"{case}: output {k} differs on {isa}"
+        else:
+            assert g == e, f"{case}: result {k} differs on {isa}"
+    # Something was computed: not every output is zeros.
+    assert any(np.any(np.asarray(e) != 0) for e in expected)
+
+
+def test_forcing_the_reference_set_runs_the_reference():
+    d = data(3)
+    sc.set_isa("reference")
+    try:
+        for case in ("box_contact", "pair_separate", "respond_pairs"):
+            got = CASES[case](sc, fresh(d))
+            expected = CASES[case](sc.reference, fresh(d))
+            assert all(same_bits(np.asarray(g), np.asarray(e)) for g, e in zip(got, expected))
+    finally:
+        sc.reset_isa()
+
+
+def address(a):
+    return a.__array_interface__["data"][0]
+
+
+def test_outputs_passed_in_are_written_in_place(isa):
+    d = data(4)
+    c = circles(d)
+    out = np.full(N, -1.0, dtype=np.float32)
+    at = address(out)
+    returned = sc.distance_squared(c, boxes(d), out=out)
+    assert returned is out and address(out) == at
+    assert same_bits(out, sc.reference.distance_squared(c, boxes(d)))
+
+    mask = np.full(N, 7, dtype=np.uint8)
+    returned, count = sc.overlap(c, boxes(d), mask=mask)
+    assert returned is mask and set(np.unique(mask)) <= {0, 1} and count == int(mask.sum())
+    as_bool = np.zeros(N, dtype=bool)
+    sc.overlap(c, boxes(d), mask=as_bool)
+    assert np.array_equal(as_bool, mask.astype(bool))
+
+    contacts = sc.Contacts.zeros(N)
+    depth_at = address(contacts.depth)
+    returned, count = sc.contact(c, boxes(d), out=contacts)
+    assert returned.depth is contacts.depth and address(contacts.depth) == depth_at
+    assert count == int(np.count_nonzero(contacts.depth > 0))
+
+    ox, oy = np.zeros(N, np.float32), np.zeros(N, np.float32)
+    rx, ry = sc.closest_point(c, boxes(d), out_x=ox, out_y=oy)
+    assert rx is ox and ry is oy
+
+
+def test_push_out_moves_the_callers_circles_in_place(isa):
+    x = f32([0.0, 5.0, 0.5])
+    y = f32([0.0, 5.0, 0.9])
+    r = f32([0.5, 0.5, 0.5])
+    at = address(x)
+    moved = sc.push_out(sc.Circles(x, y, r), sc.AABB(-1, -1, 1, 1))
+    assert moved == 2 and address(x) == at
+    # The first leaves through the top face (ties go to y faces), the third through its top.
+    assert (x[0], y[0]) == (0.0, 1.5)
+    assert x[1] == 5.0 and y[1] == 5.0
+    assert y[2] == np.float32(1.5)
+
+
+def test_the_world_fields_are_kernel_inputs(isa):
+    w = sc.World()
+    w.add_circles(f32([0.0, 0.5]), f32([0.0, 0.0]), f32([0.5, 0.5]), 1.0)
+    p = w.particles()
+    moved = sc.separate(p, np.array([[0, 1]], dtype=np.uint32))
+    assert moved == 2
+    assert w.x[0] < 0.0 and w.x[1] > 0.5

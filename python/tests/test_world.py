@@ -1,0 +1,141 @@
+"""The world from Python: the bits of the same world stepped from C++, its fields as arrays
+over its memory, and the GIL released while it steps."""
+import os
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import simdcollide as sc
+from conftest import f32, same_bits
+
+TWIN = os.environ.get("SIMDCOLLIDE_WORLD_TWIN")
+
+
+def scene(n, seed=7):
+    """n circles above the floor of a container 20 wide, some static, all with some speed."""
+    rng = np.random.default_rng(seed)
+    columns = 40
+    x = f32(-9.5 + 0.48 * (np.arange(n) % columns) + rng.uniform(-0.02, 0.02, n))
+    y = f32(0.5 + 0.48 * (np.arange(n) // columns) + rng.uniform(-0.02, 0.02, n))
+    r = f32(rng.uniform(0.18, 0.24, n))
+    im = f32(rng.uniform(0.5, 2.0, n))
+    im[::50] = 0.0
+    vx = f32(rng.normal(0.0, 1.0, n))
+    vy = f32(rng.normal(0.0, 1.0, n))
+    boxes = (f32([-11, -11, 10]), f32([-1, -1, -1]), f32([11, -10, 11]), f32([0, 40, 40]))
+    return (x, y, r, im, vx, vy), boxes
+
+
+def python_world(circles, boxes, steps, dt, **options):
+    w = sc.World(**options)
+    w.add_circles(*circles)
+    w.set_boxes(*boxes)
+    for _ in range(steps):
+        w.step(dt)
+    return w
+
+
+def cpp_world(tmp_path, circles, boxes, steps, dt, isa, **options):
+    assert TWIN, "SIMDCOLLIDE_WORLD_TWIN must name simdcollide_world_twin (CTest sets it)"
+    src, dst = tmp_path / "in.bin", tmp_path / "out.bin"
+    n, b = len(circles[0]), len(boxes[0])
+    with open(src, "wb") as f:
+        f.write(np.array([n, b], dtype=np.uint64).tobytes())
+        for a in (*circles, *boxes):
+            f.write(a.tobytes())
+    args = [TWIN, str(src), str(dst), str(steps), repr(dt)]
+    args += [f"{k}={v}" for k, v in options.items()]
+    subprocess.run(args, check=True, env={**os.environ, "SIMDCOLLIDE_ISA": isa})
+    out = np.fromfile(dst, dtype=np.float32)
+    return out.reshape(4, n)
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"substeps": 8, "separation_iterations": 2, "shock_propagation": 0.5},
+    {"restitution": 0.5, "friction": 0.6, "velocity_iterations": 2},
+    {"circles_per_block": 1024, "workers": 3},
+], ids=["defaults", "deep", "bouncy", "blocks_workers"])
+def test_a_world_stepped_from_python_has_the_bits_of_cpp(isa, tmp_path, options):
+    circles, boxes = scene(2500)
+    dt = 1.0 / 60.0
+    w = python_world(circles, boxes, 40, dt, **options)
+    expected = cpp_world(tmp_path, circles, boxes, 40, np.float32(dt), isa,
+                         **{k: v for k, v in options.items() if k != "workers"})
+    for field, e in zip((w.x, w.y, w.vx, w.vy), expected):
+        assert same_bits(field, e)
+    assert not same_bits(w.y, circles[1])  # it moved
+
+
+def test_fields_are_views_of_the_worlds_memory():
+    circles, boxes = scene(300)
+    w = sc.World()
+    first = w.add_circles(*circles[:4])  # no velocities: they start at rest
+    assert first == 0 and len(w) == 300
+    w.vx[:] = circles[4]
+    w.vy[:] = circles[5]
+    w.set_boxes(*boxes)
+    with_velocities = python_world(circles, boxes, 0, 0.0)
+    assert same_bits(w.vx, with_velocities.vx)
+    for _ in range(10):
+        w.step(1 / 60)
+        with_velocities.step(1 / 60)
+    assert same_bits(w.x, with_velocities.x) and same_bits(w.vy, with_velocities.vy)
+    x = w.x
+    assert np.shares_memory(x, w.x) and x.base is not None
+    assert same_bits(w.radius, circles[2]) and same_bits(w.inverse_mass, circles[3])
+    p = w.particles()
+    assert np.shares_memory(p.vx, w.vx)
+
+
+def test_world_keeps_what_a_user_sets_and_reads():
+    w = sc.World(gravity_y=np.float32(-3.0), substeps=np.int64(6), weighting="equal",
+                 workers=2)
+    o = w.options
+    assert o["gravity_y"] == -3.0 and o["substeps"] == 6 and o["weighting"] == "equal"
+    assert o["workers"] == 2 and o["friction"] == np.float32(0.2)
+    assert w.add_circle(0.0, 1.0, 0.5) == 0
+    assert w.add_circle(0.9, 1.0, 0.5, inverse_mass=0.0) == 1
+    w.set_boxes(sc.Boxes(f32([-5]), f32([-1]), f32([5]), f32([0])))
+    assert len(w.boxes) == 1 and w.boxes.max_x[0] == 5.0
+    w.step(1 / 60)
+    assert w.listed_pairs().tolist() == [[0, 1]] and w.last_pair_count == 1
+    assert w.listings[0] >= 1
+    assert w.remove_circles(np.array([True, False])) == 1
+    assert len(w) == 1 and w.inverse_mass[0] == 0.0
+    w.remove_circle(0)
+    assert len(w) == 0 and w.x.shape == (0,)
+
+
+def test_step_releases_the_gil():
+    # The first step of a large world (a sort, a full listing) runs long enough for this
+    # thread to run many times while it does, if the GIL is released.
+    rng = np.random.default_rng(1)
+    n = 200_000
+    w = sc.World()
+    w.add_circles(f32(rng.uniform(0, 400, n)), f32(rng.uniform(0, 400, n)),
+                  f32(np.full(n, 0.3)))
+    starting = threading.Event()
+
+    def run():
+        starting.set()
+        w.step(1 / 60)
+
+    t = threading.Thread(target=run)
+    t.start()
+    starting.wait()
+    refused = False
+    turns = 0
+    while t.is_alive():
+        if turns == 0:
+            try:
+                w.add_circle(0.0, 0.0, 1.0)
+            except RuntimeError as e:
+                refused = "stepping in another thread" in str(e)
+        turns += 1
+    t.join()
+    assert refused, "adding a circle while the world steps must be refused"
+    assert turns > 100, "the step held the GIL"
+    assert len(w) == n

@@ -1,0 +1,350 @@
+#include "world.hpp"
+
+#include "arrays.hpp"
+#include "kernels.hpp"
+#include "views.hpp"
+
+#include <simdcollide/world.hpp>
+
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <climits>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace simdcollide::python {
+
+namespace {
+
+// A world and whether a step of it is running: the GIL is released while it steps, so
+// another Python thread could otherwise add circles to it, or step it, meanwhile.
+class world_handle {
+public:
+    explicit world_handle(const world_options& options) : world(options) {}
+
+    particle_world world;
+
+    // Throws RuntimeError if a step is running (in another thread).
+    void check_idle(const char* what) const {
+        if (stepping_.load()) {
+            throw std::runtime_error(std::string("World.") + what +
+                                     ": the world is stepping in another thread");
+        }
+    }
+
+    void step(float dt) {
+        bool idle = false;
+        if (!stepping_.compare_exchange_strong(idle, true)) {
+            check_idle("step");
+        }
+        struct done {
+            std::atomic<bool>& flag;
+            ~done() { flag.store(false); }
+        } reset{stepping_};
+        py::gil_scoped_release nogil;
+        world.step(dt);
+    }
+
+private:
+    std::atomic<bool> stepping_{false};
+};
+
+// `value` (an array or anything numpy.asarray takes, or a number repeated n times) as
+// float32 values: the world copies what it is given, so a copy here costs nothing more.
+py::array_t<float> float_values(const py::handle& value, const char* name,
+                                std::optional<std::size_t> n = std::nullopt) {
+    if (n && (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value))) {
+        py::array_t<float> a(static_cast<py::ssize_t>(*n));
+        std::fill_n(a.mutable_data(), *n, value.cast<float>());
+        return a;
+    }
+    auto a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(value);
+    if (!a) {
+        PyErr_Clear();
+        throw py::type_error(std::string(name) + " must be an array of numbers");
+    }
+    if (a.ndim() != 1) {
+        throw py::value_error(std::string(name) + " must be one-dimensional, not " +
+                              std::to_string(a.ndim()) + "-dimensional");
+    }
+    if (n) {
+        check_length(static_cast<std::size_t>(a.size()), name, *n, "x");
+    }
+    return a;
+}
+
+std::span<const float> span_of(const py::array_t<float>& a) {
+    return {a.data(), static_cast<std::size_t>(a.size())};
+}
+
+// The options as keyword arguments: each named as world_options names it.
+world_options options_from(const py::kwargs& kwargs) {
+    world_options o;
+    // Python's and numpy's numbers alike (anything with __index__, or __float__ for a
+    // number), but not bool, whose True would pass for 1.
+    const auto as_int = [](const py::handle& v, const std::string& key) {
+        if (PyBool_Check(v.ptr()) || PyIndex_Check(v.ptr()) == 0) {
+            throw py::type_error("World: " + key + " must be an int");
+        }
+        return v.cast<long long>();
+    };
+    const auto as_float = [](const py::handle& v, const std::string& key) {
+        if (PyBool_Check(v.ptr()) ||
+            (PyIndex_Check(v.ptr()) == 0 && !py::hasattr(v, "__float__"))) {
+            throw py::type_error("World: " + key + " must be a number");
+        }
+        return static_cast<float>(v.cast<double>());
+    };
+    const auto as_count = [&](const py::handle& v, const std::string& key) {
+        const long long n = as_int(v, key);
+        if (n < 0) {
+            throw py::value_error("World: " + key + " must be >= 0, not " + std::to_string(n));
+        }
+        return static_cast<std::size_t>(n);
+    };
+    const auto as_rounds = [&](const py::handle& v, const std::string& key) {
+        const long long n = as_int(v, key);
+        if (n < INT_MIN || n > INT_MAX) {
+            throw py::value_error("World: " + key + " is out of range: " + std::to_string(n));
+        }
+        return static_cast<int>(n);
+    };
+    using setter = std::function<void(const py::handle&, const std::string&)>;
+    const std::map<std::string, setter> setters = {
+        {"gravity_x", [&](auto& v, auto& k) { o.gravity_x = as_float(v, k); }},
+        {"gravity_y", [&](auto& v, auto& k) { o.gravity_y = as_float(v, k); }},
+        {"substeps", [&](auto& v, auto& k) { o.substeps = as_rounds(v, k); }},
+        {"separation_iterations",
+         [&](auto& v, auto& k) { o.separation_iterations = as_rounds(v, k); }},
+        {"restitution", [&](auto& v, auto& k) { o.restitution = as_float(v, k); }},
+        {"friction", [&](auto& v, auto& k) { o.friction = as_float(v, k); }},
+        {"weighting", [&](auto& v, auto&) { o.weighting = weighting_from(py::str(v)); }},
+        {"max_correction_speed",
+         [&](auto& v, auto& k) { o.max_correction_speed = as_float(v, k); }},
+        {"pair_margin", [&](auto& v, auto& k) { o.pair_margin = as_float(v, k); }},
+        {"velocity_iterations", [&](auto& v, auto& k) { o.velocity_iterations = as_rounds(v, k); }},
+        {"shock_propagation", [&](auto& v, auto& k) { o.shock_propagation = as_float(v, k); }},
+        {"circles_per_band", [&](auto& v, auto& k) { o.circles_per_band = as_count(v, k); }},
+        {"overlap_substeps_from",
+         [&](auto& v, auto& k) { o.overlap_substeps_from = as_count(v, k); }},
+        {"circles_per_block", [&](auto& v, auto& k) { o.circles_per_block = as_count(v, k); }},
+        {"workers", [&](auto& v, auto& k) { o.workers = as_rounds(v, k); }},
+    };
+    for (const auto& [key, value] : kwargs) {
+        const std::string name = py::str(key);
+        const auto it = setters.find(name);
+        if (it == setters.end()) {
+            throw py::type_error("World() got an unexpected keyword argument '" + name + "'");
+        }
+        it->second(value, name);
+    }
+    return o;
+}
+
+py::dict options_dict(const world_options& o) {
+    const char* weighting = o.weighting == separation_weighting::inverse_mass ? "inverse_mass"
+                            : o.weighting == separation_weighting::equal      ? "equal"
+                                                                              : "by_radius";
+    py::dict d;
+    d["gravity_x"] = o.gravity_x;
+    d["gravity_y"] = o.gravity_y;
+    d["substeps"] = o.substeps;
+    d["separation_iterations"] = o.separation_iterations;
+    d["restitution"] = o.restitution;
+    d["friction"] = o.friction;
+    d["weighting"] = weighting;
+    d["max_correction_speed"] = o.max_correction_speed;
+    d["pair_margin"] = o.pair_margin;
+    d["velocity_iterations"] = o.velocity_iterations;
+    d["shock_propagation"] = o.shock_propagation;
+    d["circles_per_band"] = o.circles_per_band;
+    d["overlap_substeps_from"] = o.overlap_substeps_from;
+    d["circles_per_block"] = o.circles_per_block;
+    d["workers"] = o.workers;
+    return d;
+}
+
+// A field of the world as an array over its memory, the world kept alive by it.
+py::array field(py::object self, float* (*which)(particles_view), access how) {
+    world_handle& w = self.cast<world_handle&>();
+    return floats_over(which(w.world.particles()), w.world.size(), self, how);
+}
+
+boxes_arrays boxes_from(const py::handle& min_x, const py::handle& min_y, const py::handle& max_x,
+                        const py::handle& max_y) {
+    py::array_t<float> a = float_values(min_x, "min_x");
+    const std::size_t n = static_cast<std::size_t>(a.size());
+    return {a, float_values(min_y, "min_y", n), float_values(max_x, "max_x", n),
+            float_values(max_y, "max_y", n)};
+}
+
+} // namespace
+
+void bind_world(py::module_& m) {
+    const py::object none = py::none();
+    py::class_<world_handle>(m, "World", R"(A particle world: circles that move and static
+boxes, stepped in time. World(**options) takes world_options' fields as keyword arguments
+(gravity_x, gravity_y, substeps, separation_iterations, restitution, friction, weighting,
+max_correction_speed, pair_margin, velocity_iterations, shock_propagation,
+circles_per_band, overlap_substeps_from, circles_per_block, workers); out-of-range values
+raise ValueError. With workers > 1 the world runs workers - 1 threads of its own.)")
+        .def(py::init([](const py::kwargs& kwargs) {
+            return std::make_unique<world_handle>(options_from(kwargs));
+        }))
+        .def_property_readonly(
+            "options", [](const world_handle& w) { return options_dict(w.world.options()); })
+        .def(
+            "add_circle",
+            [](world_handle& w, float x, float y, float radius, float inverse_mass, float vx,
+               float vy) {
+                w.check_idle("add_circle");
+                return w.world.add_circle({x, y, radius}, inverse_mass, vx, vy);
+            },
+            py::arg("x"), py::arg("y"), py::arg("radius"), py::arg("inverse_mass") = 1.0F,
+            py::arg("vx") = 0.0F, py::arg("vy") = 0.0F,
+            "Adds one circle (inverse_mass 0: static); returns its index.")
+        .def(
+            "add_circles",
+            [](world_handle& w, const py::handle& x_, const py::handle& y_,
+               const py::handle& radius_, const py::handle& inverse_mass_, const py::handle& vx_,
+               const py::handle& vy_) {
+                w.check_idle("add_circles");
+                const py::array_t<float> x = float_values(x_, "x");
+                const std::size_t n = static_cast<std::size_t>(x.size());
+                const py::array_t<float> y = float_values(y_, "y", n);
+                const py::array_t<float> radius = float_values(radius_, "radius", n);
+                const py::array_t<float> inverse_mass =
+                    float_values(inverse_mass_, "inverse_mass", n);
+                if (vx_.is_none() != vy_.is_none()) {
+                    throw py::value_error("add_circles: give both vx and vy, or neither");
+                }
+                py::array_t<float> vx, vy;
+                if (!vx_.is_none()) {
+                    vx = float_values(vx_, "vx", n);
+                    vy = float_values(vy_, "vy", n);
+                }
+                return w.world.add_circles(circles_cview{x.data(), y.data(), radius.data(), n},
+                                           span_of(inverse_mass),
+                                           vx_.is_none() ? std::span<const float>{} : span_of(vx),
+                                           vy_.is_none() ? std::span<const float>{} : span_of(vy));
+            },
+            py::arg("x"), py::arg("y"), py::arg("radius"), py::arg("inverse_mass") = 1.0F,
+            py::arg("vx") = none, py::arg("vy") = none,
+            R"(Adds len(x) circles from arrays (converted to float32; inverse_mass may be one
+number for all); returns the index of the first. A bad batch adds nothing.)")
+        .def(
+            "remove_circle",
+            [](world_handle& w, std::size_t index) {
+                w.check_idle("remove_circle");
+                w.world.remove_circle(index);
+            },
+            py::arg("index"), "Removes one circle; those after it move down one index.")
+        .def(
+            "remove_circles",
+            [](world_handle& w, const py::handle& mask_) {
+                w.check_idle("remove_circles");
+                const std::span<std::uint8_t> mask = mask_array(mask_, "mask", access::read);
+                check_length(mask.size(), "mask", w.world.size(), "the world");
+                return w.world.remove_circles_if([&](std::size_t i) { return mask[i] != 0; });
+            },
+            py::arg("mask"),
+            "Removes every circle whose mask entry (bool or uint8) is set, keeping the others' "
+            "order; returns how many were removed.")
+        .def(
+            "set_boxes",
+            [](world_handle& w, const py::handle& min_x, const py::handle& min_y,
+               const py::handle& max_x, const py::handle& max_y) {
+                w.check_idle("set_boxes");
+                const boxes_arrays b = boxes_from(min_x, min_y, max_x, max_y);
+                w.world.set_boxes(read_boxes(b, "boxes"));
+            },
+            py::arg("min_x"), py::arg("min_y"), py::arg("max_x"), py::arg("max_y"),
+            "Replaces the static boxes (arrays converted to float32).")
+        .def(
+            "set_boxes",
+            [](world_handle& w, const boxes_arrays& b) {
+                w.check_idle("set_boxes");
+                w.world.set_boxes(read_boxes(b, "boxes"));
+            },
+            py::arg("boxes"))
+        .def("step", &world_handle::step, py::arg("dt"), "Advances by dt, with the GIL released.")
+        .def("__len__", [](const world_handle& w) { return w.world.size(); })
+        .def_property_readonly(
+            "x",
+            [](py::object self) {
+                return field(
+                    self, [](particles_view p) { return p.x; }, access::write);
+            },
+            "The centres' x, an array over the world's memory: valid until circles are added "
+            "or removed.")
+        .def_property_readonly("y",
+                               [](py::object self) {
+                                   return field(
+                                       self, [](particles_view p) { return p.y; }, access::write);
+                               })
+        .def_property_readonly("vx",
+                               [](py::object self) {
+                                   return field(
+                                       self, [](particles_view p) { return p.vx; }, access::write);
+                               })
+        .def_property_readonly("vy",
+                               [](py::object self) {
+                                   return field(
+                                       self, [](particles_view p) { return p.vy; }, access::write);
+                               })
+        .def_property_readonly(
+            "radius",
+            [](py::object self) {
+                return field(
+                    self, [](particles_view p) { return const_cast<float*>(p.radius); },
+                    access::read);
+            },
+            "The radii, read-only, over the world's memory.")
+        .def_property_readonly(
+            "inverse_mass",
+            [](py::object self) {
+                return field(
+                    self, [](particles_view p) { return const_cast<float*>(p.inverse_mass); },
+                    access::read);
+            },
+            "The inverse masses, read-only, over the world's memory.")
+        .def(
+            "particles",
+            [](py::object self) {
+                particles_arrays p;
+                p.x = self.attr("x");
+                p.y = self.attr("y");
+                p.radius = self.attr("radius");
+                p.inverse_mass = self.attr("inverse_mass");
+                p.vx = self.attr("vx");
+                p.vy = self.attr("vy");
+                return p;
+            },
+            "The world's fields as a Particles over its memory, for the kernels.")
+        .def_property_readonly(
+            "boxes", [](const world_handle& w) { return copy_of(w.world.boxes().boxes()); },
+            "A copy of the static boxes.")
+        .def_property_readonly("last_pair_count",
+                               [](const world_handle& w) {
+                                   w.check_idle("last_pair_count");
+                                   return w.world.last_pair_count();
+                               })
+        .def(
+            "listed_pairs",
+            [](const world_handle& w) {
+                w.check_idle("listed_pairs");
+                return pairs_to_array(w.world.listed_pairs());
+            },
+            "The pairs listed for the last step, (lower index, higher index), sorted.")
+        .def_property_readonly("listings", [](const world_handle& w) {
+            w.check_idle("listings");
+            const auto l = w.world.listings();
+            return py::make_tuple(l.full, l.partial);
+        });
+}
+
+} // namespace simdcollide::python
