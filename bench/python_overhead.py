@@ -50,17 +50,19 @@ def cpp_medians(binary, paths):
     return medians
 
 
-def python_medians(sc, scenes):
+def python_medians(sc, scenes, aligned):
     medians = {}
     for n, scene in scenes.items():
-        # On 64-byte boundaries, as the C++ side's arrays are (numpy's own start on 16 bytes).
-        arrays = [sc.empty(n) for _ in scene]
+        # Aligned: on 64-byte boundaries, as the C++ side's arrays are. Otherwise numpy's
+        # own arrays, which start on 16 bytes.
+        arrays = [sc.empty(n) if aligned else np.empty(n, np.float32) for _ in scene]
         for a, values in zip(arrays, scene):
             a[:] = values
         circles = sc.Circles(*arrays[:3])
         boxes = sc.Boxes(*arrays[3:])
-        distances = sc.empty(n)
-        contacts = sc.Contacts.zeros(n)
+        distances = sc.empty(n) if aligned else np.empty(n, np.float32)
+        contacts = (sc.Contacts.zeros(n) if aligned else
+                    sc.Contacts(*(np.zeros(n, np.float32) for _ in range(5))))
         calls = {"distance_squared": lambda: sc.distance_squared(circles, boxes, distances),
                  "contact": lambda: sc.contact(circles, boxes, contacts)}
         for kernel, call in calls.items():
@@ -89,19 +91,24 @@ def main():
                 for a in arrays:
                     f.write(a.tobytes())
             paths.append(path)
-        cpp, py = [], []
+        cpp, py, unaligned = [], [], []
         for _ in range(args.rounds):
             cpp.append(cpp_medians(binary, paths))
-            py.append(python_medians(sc, scenes))
+            py.append(python_medians(sc, scenes, aligned=True))
+            unaligned.append(python_medians(sc, scenes, aligned=False))
 
     print(f"simdcollide {sc.__version__}, {sc.active_isa()}; medians of {args.rounds} "
           "alternating rounds")
-    print(f"{'kernel':<18} {'n':>9} {'C++':>12} {'Python':>12} {'Python / C++':>13}")
+    print("Python: on sc.empty arrays (64-byte aligned, as the C++ side's); "
+          "numpy arrays: on numpy.empty arrays")
+    print(f"{'kernel':<18} {'n':>9} {'C++':>12} {'Python':>12} {'Python / C++':>13} "
+          f"{'numpy arrays':>12} {'/ C++':>8}")
     for kernel in KERNELS:
         for n in SIZES:
-            c = statistics.median(r[(kernel, n)] for r in cpp)
-            p = statistics.median(r[(kernel, n)] for r in py)
-            print(f"{kernel:<18} {n:>9} {c * 1e6:>10.2f}us {p * 1e6:>10.2f}us {p / c:>12.3f}x")
+            c, p, u = (statistics.median(r[(kernel, n)] for r in runs)
+                       for runs in (cpp, py, unaligned))
+            print(f"{kernel:<18} {n:>9} {c * 1e6:>10.2f}us {p * 1e6:>10.2f}us {p / c:>12.3f}x "
+                  f"{u * 1e6:>10.2f}us {u / c:>7.3f}x")
     return 0
 
 
