@@ -38,6 +38,7 @@
 #include "bench_support.hpp"
 #include "circle_grid.hpp"
 #include "scenes/scenes.hpp"
+#include "world_state.hpp"
 
 #include <simdcollide/world.hpp>
 
@@ -117,7 +118,8 @@ world_options scene_options() {
 // parameters): the phase benchmarks time phase 3's recording and phase 6 as a step runs
 // them, shock propagation included.
 detail::touch_parameters touch_parameters_of(const particle_world& world) {
-    return world.touch_parameters_for(scene_dt / static_cast<float>(world.options().substeps));
+    return detail::state_of(world).touch_parameters_for(
+        scene_dt / static_cast<float>(world.options().substeps));
 }
 
 // The scene before it settles: its boxes, and its circles at rest above the floor

@@ -11,6 +11,8 @@
 #include <simdcollide/soa.hpp>
 #include <simdcollide/world.hpp>
 
+#include "world_records.hpp"
+
 #include "world_tasks.hpp"
 
 #include <cstddef>

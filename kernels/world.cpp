@@ -1,7 +1,7 @@
 // The particle world: its options, and the step, stage by stage (see world.hpp and
 // docs/architecture.md). Each stage lives in a file of its own: world_circles.cpp,
 // world_slots.cpp, world_lists.cpp, world_substep.cpp, world_bands.cpp.
-#include <simdcollide/world.hpp>
+#include "world_state.hpp"
 
 #include "kernel_table.hpp"
 #include "tasks.hpp"
@@ -19,7 +19,7 @@ namespace simdcollide {
 using detail::number;
 using detail::refuse;
 
-particle_world::particle_world(world_options options) : options_(options) {
+detail::world_state::world_state(world_options options) : options_(options) {
     for (const auto& [name, rounds] :
          {std::pair{"substeps", options.substeps},
           std::pair{"velocity_iterations", options.velocity_iterations},
@@ -81,11 +81,11 @@ particle_world::particle_world(world_options options) : options_(options) {
     }
 }
 
-detail::task_runner particle_world::task_runner() const noexcept {
+detail::task_runner detail::world_state::task_runner() const noexcept {
     return {tasks_, static_cast<std::size_t>(options_.workers)};
 }
 
-particles_view particle_world::particles() noexcept {
+particles_view detail::world_state::particles() noexcept {
     return {indexed_.x.data(),
             indexed_.y.data(),
             indexed_.radius.data(),
@@ -95,7 +95,7 @@ particles_view particle_world::particles() noexcept {
             size()};
 }
 
-std::vector<circle_pair> particle_world::listed_pairs() const {
+std::vector<circle_pair> detail::world_state::listed_pairs() const {
     std::vector<circle_pair> out;
     out.reserve(pairs_.size());
     for (const circle_pair q : pairs_) {
@@ -108,12 +108,12 @@ std::vector<circle_pair> particle_world::listed_pairs() const {
     return out;
 }
 
-particles_view particle_world::slots() noexcept {
+particles_view detail::world_state::slots() noexcept {
     return {x_.data(),  y_.data(),  radius_.data(), inverse_mass_.data(),
             vx_.data(), vy_.data(), x_.size()};
 }
 
-void particle_world::step(float dt) {
+void detail::world_state::step(float dt) {
     if (!(dt > 0.0F && dt <= max_time_step) ||
         !(dt / static_cast<float>(options_.substeps) >= min_substep)) {
         refuse("time step is " + number(dt) + ", must be finite, at most " + number(max_time_step) +
@@ -167,6 +167,69 @@ void particle_world::step(float dt) {
     }
     scatter(kernels);
     ++steps_;
+}
+
+// particle_world, the public face: each function is the state's.
+particle_world::particle_world(world_options options)
+    : state_(std::make_unique<detail::world_state>(options)) {}
+particle_world::particle_world(const particle_world& other)
+    : state_(std::make_unique<detail::world_state>(*other.state_)) {}
+particle_world& particle_world::operator=(const particle_world& other) {
+    if (this != &other) {
+        state_ = std::make_unique<detail::world_state>(*other.state_);
+    }
+    return *this;
+}
+particle_world::particle_world(particle_world&& other) noexcept = default;
+particle_world& particle_world::operator=(particle_world&& other) noexcept = default;
+particle_world::~particle_world() = default;
+
+std::size_t particle_world::add_circle(circle c, float inverse_mass, float vx, float vy) {
+    return state_->add_circle(c, inverse_mass, vx, vy);
+}
+std::size_t particle_world::add_circles(circles_cview circles, std::span<const float> inverse_mass,
+                                        std::span<const float> vx, std::span<const float> vy) {
+    return state_->add_circles(circles, inverse_mass, vx, vy);
+}
+void particle_world::remove_circle(std::size_t index) {
+    state_->remove_circle(index);
+}
+std::size_t particle_world::remove_marked(std::span<const std::uint8_t> doomed) {
+    return state_->remove_marked(doomed);
+}
+void particle_world::set_boxes(aabbs_view boxes) {
+    state_->set_boxes(boxes);
+}
+void particle_world::step(float dt) {
+    state_->step(dt);
+}
+std::size_t particle_world::size() const noexcept {
+    return state_->size();
+}
+particles_view particle_world::particles() noexcept {
+    return state_->particles();
+}
+const static_box_grid& particle_world::boxes() const noexcept {
+    return state_->boxes();
+}
+const world_options& particle_world::options() const noexcept {
+    return state_->options();
+}
+std::size_t particle_world::last_pair_count() const noexcept {
+    return state_->last_pair_count();
+}
+std::vector<circle_pair> particle_world::listed_pairs() const {
+    return state_->listed_pairs();
+}
+particle_world::listing_counts particle_world::listings() const noexcept {
+    return state_->listings();
+}
+
+detail::world_state& detail::state_of(particle_world& world) noexcept {
+    return *world.state_;
+}
+const detail::world_state& detail::state_of(const particle_world& world) noexcept {
+    return *world.state_;
 }
 
 } // namespace simdcollide

@@ -1,6 +1,6 @@
 // The particle world's substeps in bands of circles (world.hpp "Bands", bands.hpp): the
 // plan of the bands for the lists as they are, and the substeps run on it.
-#include <simdcollide/world.hpp>
+#include "world_state.hpp"
 
 #include "bands.hpp"
 #include "kernel_table.hpp"
@@ -18,7 +18,7 @@ namespace simdcollide {
 // at 1 000 000 circles they are read back from a core's cache; when that ring would need more room
 // than the pairs (a few bands holding most of them), each band's touches go at its first pair's
 // offset instead, which needs no more than one per pair.
-void particle_world::plan_bands() {
+void detail::world_state::plan_bands() {
     const std::size_t n = size();
     const std::size_t per_band = options_.circles_per_band;
     const std::size_t bands = (n + per_band - 1) / per_band;
@@ -99,7 +99,7 @@ void particle_world::plan_bands() {
 // world_options::overlap_substeps_from circles on, where both the per-circle entries and
 // the pair touches go round rings, which each substep in flight then has of its own: a few
 // bands' room each. (Without the rings each would need room for every circle or pair.)
-void particle_world::substeps_in_bands(float h, const detail::kernel_table& kernels) {
+void detail::world_state::substeps_in_bands(float h, const detail::kernel_table& kernels) {
     const std::size_t n = size();
     if (!bands_current_) {
         plan_bands();

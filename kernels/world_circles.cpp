@@ -1,6 +1,6 @@
 // The particle world's circles and boxes: added one by one or in bulk, removed, replaced
 // (world.hpp).
-#include <simdcollide/world.hpp>
+#include "world_state.hpp"
 
 #include "world_errors.hpp"
 
@@ -36,7 +36,7 @@ std::string invalid_circle(std::size_t index, circle c, float inverse_mass, floa
 }
 } // namespace
 
-std::size_t particle_world::add_circle(circle c, float inverse_mass, float vx, float vy) {
+std::size_t detail::world_state::add_circle(circle c, float inverse_mass, float vx, float vy) {
     if (const std::string why = invalid_circle(size(), c, inverse_mass, vx, vy); !why.empty()) {
         refuse(why);
     }
@@ -50,8 +50,9 @@ std::size_t particle_world::add_circle(circle c, float inverse_mass, float vx, f
     return size() - 1;
 }
 
-std::size_t particle_world::add_circles(circles_cview circles, std::span<const float> inverse_mass,
-                                        std::span<const float> vx, std::span<const float> vy) {
+std::size_t detail::world_state::add_circles(circles_cview circles,
+                                             std::span<const float> inverse_mass,
+                                             std::span<const float> vx, std::span<const float> vy) {
     const std::size_t n = circles.count;
     const std::size_t first = size();
     if (inverse_mass.size() != n) {
@@ -95,7 +96,7 @@ std::size_t particle_world::add_circles(circles_cview circles, std::span<const f
     return first;
 }
 
-void particle_world::remove_circle(std::size_t index) {
+void detail::world_state::remove_circle(std::size_t index) {
     if (index >= size()) {
         throw std::out_of_range("simdcollide::particle_world: remove_circle(" +
                                 std::to_string(index) + ") with " + std::to_string(size()) +
@@ -108,7 +109,7 @@ void particle_world::remove_circle(std::size_t index) {
 
 // Keeps the circles not marked, in order. The slots and lists name the old indices, so the
 // next step sorts and lists everything again (circles_changed_).
-std::size_t particle_world::remove_marked(std::span<const std::uint8_t> doomed) {
+std::size_t detail::world_state::remove_marked(std::span<const std::uint8_t> doomed) {
     std::size_t kept = 0;
     for (aligned_floats* field : {&indexed_.x, &indexed_.y, &indexed_.radius,
                                   &indexed_.inverse_mass, &indexed_.vx, &indexed_.vy}) {
@@ -127,7 +128,7 @@ std::size_t particle_world::remove_marked(std::span<const std::uint8_t> doomed) 
     return removed;
 }
 
-void particle_world::set_boxes(aabbs_view boxes) {
+void detail::world_state::set_boxes(aabbs_view boxes) {
     static_box_grid grid(boxes); // validates; throws before anything changes
     const aabbs_view kept = grid.boxes();
     aligned_floats records(4 * kept.count);

@@ -1,7 +1,7 @@
 // The particle world's lists of what can touch in a step: kept, made again for the few
 // circles that leave their margins, or made again in full (world.hpp; docs/world-design.md
 // "Lists").
-#include <simdcollide/world.hpp>
+#include "world_state.hpp"
 
 #include "circle_grid.hpp"
 #include "world_reference.hpp"
@@ -20,7 +20,7 @@ namespace impl = detail::world_impl;
 // circle, so worked out once per pass over them. sqrt(x^2 + y^2) rather than std::hypot
 // (hypotf showed as 2% of a step in a profile): it overflows to infinity only for values over
 // 1e19, and an infinite reach lists every step.
-float particle_world::step_fall(float dt) const {
+float detail::world_state::step_fall(float dt) const {
     const float gravity = std::sqrt(options_.gravity_x * options_.gravity_x +
                                     options_.gravity_y * options_.gravity_y);
     return gravity * dt * dt;
@@ -29,7 +29,7 @@ float particle_world::step_fall(float dt) const {
 // How far circle i can move in a step of dt: |v| dt + fall, fall = step_fall(dt)
 // (semi-implicit Euler over the substeps; corrections can move it further, and a pair that
 // closes faster is found at the next listing).
-float particle_world::step_reach(std::size_t i, float dt, float fall) const {
+float detail::world_state::step_reach(std::size_t i, float dt, float fall) const {
     const float move = std::sqrt(vx_[i] * vx_[i] + vy_[i] * vy_[i]) * dt + fall;
     return std::isfinite(move) ? move : std::numeric_limits<float>::infinity();
 }
@@ -40,7 +40,7 @@ float particle_world::step_reach(std::size_t i, float dt, float fall) const {
 // pair not listed was at least r_i + r_j + s_i + s_j apart as listed, so it cannot touch
 // while each circle moves less than its s. The circles that would leave (leavers_) can be
 // listed again on their own while they are few and their reach is finite.
-particle_world::listing particle_world::listing_needed(float dt) {
+detail::world_state::listing detail::world_state::listing_needed(float dt) {
     leavers_.clear();
     if (listed_x_.size() != size() || boxes_changed_) {
         return listing::all;
@@ -107,7 +107,7 @@ particle_world::listing particle_world::listing_needed(float dt) {
 // Lists every circle pair (pair_finder) and every (moving circle, box) that can touch while
 // each circle moves less than its margin s = this step's reach + pair_margin, searching
 // with radius r + s.
-void particle_world::list_contacts(float dt) {
+void detail::world_state::list_contacts(float dt) {
     const particles_view p = slots();
     listed_margin_.resize(size());
     search_radius_.resize(size());
@@ -130,7 +130,7 @@ void particle_world::list_contacts(float dt) {
 }
 
 // The (circle, box) pairs that can touch, by circle and then ascending box.
-void particle_world::list_box_contacts() {
+void detail::world_state::list_box_contacts() {
     box_contacts_.clear();
     for (std::size_t i = 0; i < size(); ++i) {
         append_box_contacts(i, box_contacts_);
@@ -141,7 +141,7 @@ void particle_world::list_box_contacts() {
 // box is within that radius now. Static circles (inverse mass 0) are never moved by boxes,
 // and a circle whose centre is no longer finite (a blown-up simulation) is listed with none:
 // the grid would hand it every box to test, each listing, for nothing a push could mend.
-void particle_world::append_box_contacts(std::size_t i, std::vector<circle_pair>& out) {
+void detail::world_state::append_box_contacts(std::size_t i, std::vector<circle_pair>& out) {
     if (grid_.size() == 0 || !(inverse_mass_[i] > 0.0F) || !std::isfinite(x_[i]) ||
         !std::isfinite(y_[i])) {
         return;
@@ -162,7 +162,7 @@ void particle_world::append_box_contacts(std::size_t i, std::vector<circle_pair>
 // against every circle as that one was listed (search radius and position at its own
 // listing), which is what a full listing would pair it with; and against the boxes. Their
 // old entries go, the new ones are merged in, and the lists keep a full listing's order.
-void particle_world::relist_leavers(float dt) {
+void detail::world_state::relist_leavers(float dt) {
     const std::size_t n = size();
     is_leaver_.assign(n, 0);
     const float fall = step_fall(dt);

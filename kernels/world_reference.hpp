@@ -5,6 +5,8 @@
 
 #include <simdcollide/world.hpp>
 
+#include "world_records.hpp"
+
 #include "kernel_table.hpp"
 
 #include <cmath>

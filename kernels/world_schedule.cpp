@@ -1,7 +1,7 @@
 // The parts of phases 3 and 6 (world_schedule.hpp).
 #include "world_schedule.hpp"
 
-#include <simdcollide/world.hpp>
+#include "world_state.hpp"
 
 #include <algorithm>
 #include <bit>

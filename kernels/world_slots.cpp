@@ -1,6 +1,6 @@
 // The particle world's slots: its circles sorted by grid cell, copied in for a step and
 // back after it (world.hpp, docs/world-design.md "Slots").
-#include <simdcollide/world.hpp>
+#include "world_state.hpp"
 
 #include "circle_grid.hpp"
 #include "kernel_table.hpp"
@@ -16,7 +16,7 @@ namespace simdcollide {
 // circles near each other, which are the ones that touch, are near each other in memory.
 // The lists name slots, so they are made again, in full. The sort borrows the relisting
 // grid's storage (listed_cells_), which is then out of date.
-void particle_world::sort_slots() {
+void detail::world_state::sort_slots() {
     const std::size_t n = size();
     const circles_cview c(indexed_.x.data(), indexed_.y.data(), indexed_.radius.data(), n);
     listed_cells_.grid = detail::circle_grid_for(c, 0.0F);
@@ -39,7 +39,7 @@ void particle_world::sort_slots() {
 // indexing (radius and inverse mass are not changed by a step). Both ways are gathers
 // (kernel permute), the way back through the inverse permutation: SIMD paths gather several
 // circles per instruction, where scattering would take one store each.
-void particle_world::gather(const detail::kernel_table& kernels) {
+void detail::world_state::gather(const detail::kernel_table& kernels) {
     const std::size_t n = size();
     const std::pair<const aligned_floats*, aligned_floats*> fields[] = {
         {&indexed_.x, &x_},           {&indexed_.y, &y_},
@@ -58,7 +58,7 @@ void particle_world::gather(const detail::kernel_table& kernels) {
     });
 }
 
-void particle_world::scatter(const detail::kernel_table& kernels) {
+void detail::world_state::scatter(const detail::kernel_table& kernels) {
     const std::size_t n = size();
     const std::pair<const aligned_floats*, aligned_floats*> fields[] = {
         {&x_, &indexed_.x}, {&y_, &indexed_.y}, {&vx_, &indexed_.vx}, {&vy_, &indexed_.vy}};

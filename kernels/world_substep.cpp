@@ -1,6 +1,6 @@
 // A substep of the particle world, phase by phase (world.hpp, steps 1 to 6), and phase 6
 // in several passes (world_options::velocity_iterations).
-#include <simdcollide/world.hpp>
+#include "world_state.hpp"
 
 #include "kernel_table.hpp"
 #include "pair_list.hpp"
@@ -53,7 +53,7 @@ using impl::world_impulse_of;
 // the circle pairs). Gravity's direction is worked out once here, in floats, for the
 // reference and every SIMD path alike; without gravity (or with one so large that its
 // square overflows) there is no "lower" circle and no shock propagation.
-detail::touch_parameters particle_world::touch_parameters_for(float h) const {
+detail::touch_parameters detail::world_state::touch_parameters_for(float h) const {
     detail::touch_parameters touch{options_.restitution, options_.friction, 1.0F / h};
     const float gx = options_.gravity_x;
     const float gy = options_.gravity_y;
@@ -68,7 +68,7 @@ detail::touch_parameters particle_world::touch_parameters_for(float h) const {
 
 // Where each block of the schedule starts in box_contacts_ (sorted by slot), and its end:
 // a block's entries name its circles alone, so phases 2 and 4 take blocks on the workers.
-void particle_world::find_box_contact_blocks() {
+void detail::world_state::find_box_contact_blocks() {
     const detail::pair_schedule& schedule = schedule_.get();
     const std::size_t blocks = schedule.blocks();
     box_contacts_from_.resize(blocks + 1);
@@ -108,7 +108,7 @@ void in_waves(const detail::task_runner& tasks, detail::pair_schedule& schedule,
 
 } // namespace
 
-void particle_world::substep(float h, const detail::kernel_table& kernels) {
+void detail::world_state::substep(float h, const detail::kernel_table& kernels) {
     const particles_view p = slots();
     const std::size_t n = size();
     const detail::touch_parameters touch = touch_parameters_for(h);
@@ -232,7 +232,7 @@ void particle_world::substep(float h, const detail::kernel_table& kernels) {
 // each contact's impulses, then the later passes in the same order, each from those totals
 // (accumulated_impulse_of). Kept apart from the single pass, which GCC compiles into a
 // tighter loop on its own.
-void particle_world::respond_in_passes(const particles_view& p, float friction) {
+void detail::world_state::respond_in_passes(const particles_view& p, float friction) {
     detail::pair_schedule& schedule = schedule_.get();
     const detail::task_runner tasks = task_runner();
     impulse_totals_.resize(box_contacts_.size() + schedule.pair_count());

@@ -2,6 +2,7 @@
 // on random and adversarial scenes; docs/behaviour.md's seam and corner cases; memory bounds; and
 // the particle world (bad input, and a pile that settles).
 #include "test_support.hpp"
+#include "world_state.hpp"
 
 #include "circle_grid.hpp"
 
@@ -748,11 +749,12 @@ TEST(particle_world, the_bands_ring_steps_to_the_bits_of_one_band) {
     const auto free_circles = [](std::size_t band) { return free_scene(8000, 80, 8, band); };
     particle_world ringed = free_circles(1024);
     ringed.step(1.0F / 60.0F);
-    ASSERT_GT(ringed.band_ring_entries(), 0U);
-    ASSERT_LE(ringed.band_ring_entries() * 2, ringed.size()) << "the ring is not gone round";
+    ASSERT_GT(detail::state_of(ringed).band_ring_entries(), 0U);
+    ASSERT_LE(detail::state_of(ringed).band_ring_entries() * 2, ringed.size())
+        << "the ring is not gone round";
     particle_world whole = free_circles(8192);
     whole.step(1.0F / 60.0F);
-    ASSERT_EQ(whole.band_ring_entries(), whole.size());
+    ASSERT_EQ(detail::state_of(whole).band_ring_entries(), whole.size());
     expect_every_isa_steps_to(stepped_state(isa::reference, whole, 20), ringed, 20, true);
 }
 
@@ -785,8 +787,9 @@ TEST(particle_world, every_instruction_set_steps_bands_in_a_ring_to_the_same_bit
         const particle_world world = ringed_scene({.restitution = restitution});
         particle_world probe = world;
         probe.step(1.0F / 60.0F);
-        ASSERT_LE(probe.band_ring_entries() * 2, probe.size()) << "the ring is not gone round";
-        ASSERT_EQ(probe.band_substeps_in_flight(), 1U);
+        ASSERT_LE(detail::state_of(probe).band_ring_entries() * 2, probe.size())
+            << "the ring is not gone round";
+        ASSERT_EQ(detail::state_of(probe).band_substeps_in_flight(), 1U);
         expect_every_isa_steps_alike(world, 20);
     }
 }
@@ -811,7 +814,7 @@ TEST(particle_world, overlapping_substeps_step_to_the_bits_of_one_after_another)
             const particle_world overlapping = ringed_scene(options);
             particle_world probe = overlapping;
             probe.step(1.0F / 60.0F);
-            ASSERT_EQ(probe.band_substeps_in_flight(), 4U);
+            ASSERT_EQ(detail::state_of(probe).band_substeps_in_flight(), 4U);
             expect_every_isa_steps_to(want, overlapping, 20, true);
         }
     }
@@ -881,7 +884,7 @@ TEST(particle_world, bands_of_any_size_step_a_pile_alike_in_physics) {
         }
         return ::testing::AssertionSuccess();
     };
-    const std::span<const circle_pair> pairs = world.pairs_in_slots();
+    const std::span<const circle_pair> pairs = detail::state_of(world).pairs_in_slots();
     for (std::size_t k = 0; k < pairs.size(); ++k) {
         if (!(pairs[k].a < pairs[k].b)) {
             return ::testing::AssertionFailure()
@@ -891,7 +894,7 @@ TEST(particle_world, bands_of_any_size_step_a_pile_alike_in_physics) {
     if (::testing::AssertionResult r = ascending(pairs, "pairs_in_slots"); !r) {
         return r;
     }
-    return ascending(world.box_contacts_in_slots(), "box_contacts_in_slots");
+    return ascending(detail::state_of(world).box_contacts_in_slots(), "box_contacts_in_slots");
 }
 
 // The kept lists miss no contact and list no pair twice: after every step, each pair of

@@ -4,6 +4,7 @@
 // for bit on every instruction set, the reference's physics, and bad input.
 #include "test_support.hpp"
 #include "world_schedule.hpp"
+#include "world_state.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -310,9 +311,9 @@ TEST(pair_groups, of_a_world_are_its_list_grouped_afresh) {
         SCOPED_TRACE(s);
         world.step(1.0F / 60.0F);
         pair_grouper fresh;
-        const pair_groups& want = fresh.group(world.pairs_in_slots(), n);
-        ASSERT_EQ(world.groups_in_slots().circle_count(), n);
-        expect_same_groups(world.groups_in_slots(), want);
+        const pair_groups& want = fresh.group(detail::state_of(world).pairs_in_slots(), n);
+        ASSERT_EQ(detail::state_of(world).groups_in_slots().circle_count(), n);
+        expect_same_groups(detail::state_of(world).groups_in_slots(), want);
     }
     EXPECT_GT(world.listings().partial, 40U); // the regrouping was tested, on most steps
     EXPECT_GT(world.listings().full, 1U);
@@ -340,9 +341,9 @@ TEST(pair_groups, a_worlds_schedule_is_its_list_cut_afresh) {
     for (int s = 0; s < 120; ++s) {
         SCOPED_TRACE(s);
         world.step(1.0F / 60.0F);
-        const detail::pair_schedule& got = world.schedule_in_slots();
+        const detail::pair_schedule& got = detail::state_of(world).schedule_in_slots();
         detail::pair_schedule want;
-        want.build(world.pairs_in_slots(), n, {}, true, {}, got.block_circles());
+        want.build(detail::state_of(world).pairs_in_slots(), n, {}, true, {}, got.block_circles());
         ASSERT_EQ(got.blocks(), want.blocks());
         ASSERT_EQ(got.pair_count(), world.last_pair_count());
         std::size_t pairs = got.far().pairs.size();
@@ -365,7 +366,7 @@ TEST(pair_groups, a_worlds_schedule_is_its_list_cut_afresh) {
     }
     EXPECT_GT(world.listings().partial, 40U);
     EXPECT_GT(world.listings().full, 1U);
-    EXPECT_GT(world.schedule_in_slots().blocks(), 2U);
+    EXPECT_GT(detail::state_of(world).schedule_in_slots().blocks(), 2U);
 }
 
 TEST(pair_groups, refuse_bad_lists_and_keep_the_last_groups) {

@@ -33,9 +33,9 @@
 
 namespace simdcollide {
 
-class particle_world;
 namespace detail {
 class pair_schedule;
+class world_state;
 } // namespace detail
 
 /// Circles whose pairs are grouped together (see the top of this file). In a packed pile
@@ -80,7 +80,7 @@ public:
     [[nodiscard]] const pair_groups& groups() const noexcept { return groups_; }
 
 private:
-    friend class particle_world;
+    friend class detail::world_state;
     friend class detail::pair_schedule;
     // group() for a list that differs from the last call's only in the chunks of the blocks
     // flagged in `changed` (flag k for first circles [k, k + 1) * circles_per_chunk; blocks

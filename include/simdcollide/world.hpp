@@ -63,7 +63,7 @@
 //      (world_options::shock_propagation, s; 0 by default), the lower circle of a pair of
 //      moving circles acts with its inverse mass scaled by 1 - s * d^2, d the normal's
 //      component along gravity, and W is the sum of the weights so scaled (phase 3 keeps
-//      the scaled weights in world_touch).
+//      the scaled weights in its records of the contacts).
 //
 // The schedule (kernels/world_schedule.hpp): the slots are cut into blocks of
 // world_options::circles_per_block slots, or by default of a power of two from 16 384 to
@@ -95,7 +95,7 @@
 // yet. Bands need no list of their own: they are worked out when the lists change, from
 // the grouper's chunks and a pass over the box contacts (bands.hpp). What a band keeps per
 // circle while it is in flight goes round a ring of the bands in flight when
-// circles_per_band is a power of two (band_ring_entries()), so that it stays in cache.
+// circles_per_band is a power of two, so that it stays in cache.
 // From world_options::overlap_substeps_from circles on, the substeps of a step overlap,
 // each a few bands behind the one before (each band of a substep after the same band of
 // the one before has finished with it), to the same bits.
@@ -140,71 +140,11 @@
 
 namespace simdcollide {
 
+class particle_world;
 namespace detail {
-class worker_pool;
-struct task_runner;
-class pair_schedule;
-
-/// The world's schedule of its pairs for phases 3 and 6 (kernels/world_schedule.hpp), owned
-/// and copied with the world.
-class schedule_holder {
-public:
-    schedule_holder();
-    ~schedule_holder();
-    schedule_holder(const schedule_holder& other);
-    schedule_holder& operator=(const schedule_holder& other);
-    schedule_holder(schedule_holder&& other) noexcept;
-    schedule_holder& operator=(schedule_holder&& other) noexcept;
-    [[nodiscard]] pair_schedule& get() const;
-
-private:
-    mutable std::unique_ptr<pair_schedule> schedule_;
-};
-struct kernel_table;
-
-/// A contact between phase 2 (boxes) or 3 (circle pairs) and phase 6 of a substep
-/// (world_substep.cpp): what its impulse needs. Its weights are the two circles' inverse masses wa
-/// and wb as the impulse acts with them: wa * (1 + min(s, 0)) and wb * (1 - max(s, 0)), for
-/// s the share of the lower circle's weight that shock propagation takes away (> 0 takes it
-/// from b, < 0 from a; world_options::shock_propagation; 0 when it is off, and then the
-/// weights are wa and wb, bits and all). For a box, weight_a is 0 and weight_b the circle's
-/// inverse mass. The impulse divides by their sum, W. With the weights here, phase 6 reads
-/// a circle's velocity alone (two floats) where it read the velocity and the inverse mass.
-/// 32 bytes, aligned: one aligned 256-bit access per record, never split across cache
-/// lines.
-struct alignas(32) world_touch {
-    std::uint32_t a, b; // circles (for a box contact, a is the box)
-    float normal_x, normal_y;
-    float weight_a, weight_b; // the weights the impulse acts with (see above)
-    float target;             // normal speed restitution aims for, e * max(-vn0, 0)
-    float corrected_limit;    // mu * the normal impulse of the position correction
-};
-
-/// Interleaved runs of phase 6's circle pairs (step 6 above, kernel_table.hpp's
-/// respond_pairs and gain_and_respond): a run's pairs are far apart in the list from the
-/// other runs' at the same point, so they rarely share a circle, and the SIMD kernels apply
-/// the runs' k-th pairs at once (up to W of them). More runs mean more streams of contact
-/// records through memory at once, and more blocks whose pairs share a circle.
-inline constexpr std::size_t impulse_runs = 8;
-
-/// A contact's normal and friction impulses so far, over the passes of phase 6.
-struct impulse_total {
-    float normal;
-    float tangent;
-};
-
-/// What a touch needs besides the contact (phase 2 for the boxes, the first round of phase 3
-/// for the circle pairs): restitution e, friction mu, 1 / h, and for
-/// shock propagation the direction of gravity as a unit vector (down_x, down_y) and
-/// world_options::shock_propagation (0 for none).
-struct touch_parameters {
-    float restitution;
-    float friction;
-    float inverse_h;
-    float down_x = 0.0F;
-    float down_y = 0.0F;
-    float shock_propagation = 0.0F;
-};
+class world_state;
+world_state& state_of(particle_world& world) noexcept;
+const world_state& state_of(const particle_world& world) noexcept;
 } // namespace detail
 
 /// Phase 3's hold (step 3 above): separation moves a circle at most this fraction of its
@@ -316,6 +256,14 @@ public:
 
     /// Throws std::invalid_argument if an option is out of range (see world_options).
     explicit particle_world(world_options options = {});
+    /// A copy steps as the original would, bit for bit. With workers > 1 and no `tasks`, it
+    /// shares the original's threads: step the two one after the other, not at once. A world
+    /// moved from may only be assigned to or destroyed.
+    particle_world(const particle_world& other);
+    particle_world& operator=(const particle_world& other);
+    particle_world(particle_world&& other) noexcept;
+    particle_world& operator=(particle_world&& other) noexcept;
+    ~particle_world();
 
     /// Adds one circle; returns its index (indices never change). Throws
     /// std::invalid_argument, and adds nothing, unless every value is finite, radius >= 0
@@ -366,157 +314,34 @@ public:
     /// piles (one substep at 1/30) can crush a pile and push circles through boxes 1 thick.
     void step(float dt);
 
-    [[nodiscard]] std::size_t size() const noexcept { return indexed_.x.size(); }
+    [[nodiscard]] std::size_t size() const noexcept;
     /// The world's own arrays, for reading or editing between steps (the view is invalidated
     /// by add_circle).
     [[nodiscard]] particles_view particles() noexcept;
-    [[nodiscard]] const static_box_grid& boxes() const noexcept { return grid_; }
-    [[nodiscard]] const world_options& options() const noexcept { return options_; }
+    [[nodiscard]] const static_box_grid& boxes() const noexcept;
+    [[nodiscard]] const world_options& options() const noexcept;
     /// Circle pairs listed for the last step (those that could touch during it, and more by
     /// pair_margin).
-    [[nodiscard]] std::size_t last_pair_count() const noexcept { return pairs_.size(); }
+    [[nodiscard]] std::size_t last_pair_count() const noexcept;
     /// Those pairs in the caller's indexing, each as (lower index, higher index), sorted.
     /// For tests and diagnostics: it allocates.
     [[nodiscard]] std::vector<circle_pair> listed_pairs() const;
-    /// The listed pairs as the step keeps them: in slot indices (the circles in the step's own
-    /// order, which the world sorts them into now and then), sorted, and, in bands, the same
-    /// pairs in the groups phase 3 separates them in (pair_groups.hpp; empty outside bands,
-    /// where schedule_in_slots() has them). For tests and diagnostics; valid until the next
-    /// step.
-    [[nodiscard]] std::span<const circle_pair> pairs_in_slots() const noexcept { return pairs_; }
-    [[nodiscard]] const pair_groups& groups_in_slots() const noexcept { return grouper_.groups(); }
-    /// The parts phases 3 and 6 take the pairs in, outside bands (kernels/world_schedule.hpp).
-    /// For tests; valid until the next step.
-    [[nodiscard]] const detail::pair_schedule& schedule_in_slots() const { return schedule_.get(); }
-    /// The listed circle-box entries as the step keeps them: (slot, box), where box indexes
-    /// boxes().boxes(), sorted by slot and then box. For tests and diagnostics; valid until
-    /// the next step.
-    [[nodiscard]] std::span<const circle_pair> box_contacts_in_slots() const noexcept {
-        return box_contacts_;
-    }
     /// How many steps since construction listed every circle (full) or only the few that
     /// would leave their margins (partial); the others kept their lists.
     struct listing_counts {
         std::size_t full = 0;
         std::size_t partial = 0;
     };
-    [[nodiscard]] listing_counts listings() const noexcept { return listings_; }
-    /// Entries in the ring where substeps in bands keep what they need per circle while its
-    /// band is in flight (world_options::circles_per_band), as planned for the last step
-    /// that ran in bands: fewer than size() when the entries go round it, size() when each
-    /// circle has its own, 0 before any step in bands. For tests and diagnostics.
-    [[nodiscard]] std::size_t band_ring_entries() const noexcept {
-        if (band_reach_.empty()) {
-            return 0;
-        }
-        return band_ring_mask_ == ~std::uint32_t{0} ? size() : std::size_t{band_ring_mask_} + 1;
-    }
-    /// Substeps that ran in bands at once at most in the last step that ran in bands
-    /// (world_options::overlap_substeps_from): 1 where they ran one after another, 0 before
-    /// any step in bands. For tests and diagnostics.
-    [[nodiscard]] std::size_t band_substeps_in_flight() const noexcept { return band_in_flight_; }
-    /// What a substep of length h (time units) records its touches with, from the options
-    /// (detail: for the benchmarks that time phases 3 and 6 alone as a step runs them).
-    [[nodiscard]] detail::touch_parameters touch_parameters_for(float h) const;
+    [[nodiscard]] listing_counts listings() const noexcept;
 
 private:
-    /// Most circles listed again on their own before a step lists everything again: an
-    /// eighth of them, and at least 64. Each costs a look at the few cells near it; what it
-    /// costs beyond that, passes over the lists and now and then a sort of every circle
-    /// into cells, is far below a full listing's search.
-    [[nodiscard]] std::size_t relist_at_most() const noexcept {
-        return size() / 8 > 64 ? size() / 8 : 64;
-    }
-
+    friend detail::world_state& detail::state_of(particle_world& world) noexcept;
+    friend const detail::world_state& detail::state_of(const particle_world& world) noexcept;
     std::size_t remove_marked(std::span<const std::uint8_t> doomed);
-    enum class listing { kept, some, all };
-    [[nodiscard]] float step_fall(float dt) const;
-    [[nodiscard]] float step_reach(std::size_t i, float dt, float fall) const;
-    [[nodiscard]] listing listing_needed(float dt);
-    void list_contacts(float dt);
-    void relist_leavers(float dt);
-    void list_box_contacts();
-    void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
-    void substep(float h, const detail::kernel_table& kernels);
-    void find_box_contact_blocks();
-    void plan_bands();
-    void substeps_in_bands(float h, const detail::kernel_table& kernels);
-    void respond_in_passes(const particles_view& p, float friction);
-    [[nodiscard]] bool banded() const noexcept {
-        return options_.circles_per_band != 0 && options_.separation_iterations == 1 &&
-               options_.velocity_iterations == 1;
-    }
-    void sort_slots();
-    [[nodiscard]] detail::task_runner task_runner() const noexcept;
-    void gather(const detail::kernel_table& kernels);
-    void scatter(const detail::kernel_table& kernels);
-    [[nodiscard]] particles_view slots() noexcept;
 
-    world_options options_;
-    // The circles as the caller indexes them (particles()).
-    struct {
-        aligned_floats x, y, radius, inverse_mass, vx, vy;
-    } indexed_;
-    // The same fields in slot order, where a step works, the circle in each slot and the
-    // slot of each circle. Every list below names slots.
-    aligned_floats x_, y_, radius_, inverse_mass_, vx_, vy_;
-    std::vector<std::uint32_t> circle_of_slot_, slot_of_circle_;
-    std::size_t steps_ = 0;
-    static_box_grid grid_;
-    pair_finder finder_;
-    std::vector<circle_pair> pairs_;
-    pair_grouper grouper_;             // pairs_ in groups that share no circle (phase 3 in bands)
-    detail::schedule_holder schedule_; // pairs_ in parts, in groups (phase 3 otherwise)
-    aligned_floats part_scratch_;      // the kernels' scratch: 8 floats a slot
-    std::vector<circle_pair> box_contacts_; // (circle, box)
-    // Circle pairs in contact (recorded by phase 3): each part's at its touch_at, as many as
-    // its touching (in bands, each band's where the band plan puts them).
-    std::vector<detail::world_touch> pair_touching_;
-    // Boxes in contact (phase 2), as (box, circle): each block's at its first entry in
-    // box_contacts_from_, as many as box_touching_in_block_ (in bands, per band).
-    std::vector<detail::world_touch> box_touching_;
-    // The grid's boxes as records of (min x, min y, max x, max y), for phases 2 and 4.
-    aligned_floats box_records_;
-    std::vector<float> moved_from_x_, moved_from_y_; // positions after integration
-    std::vector<std::uint32_t> candidates_;
-    aligned_floats search_radius_;
-    std::vector<detail::impulse_total> impulse_totals_; // phase 6's, velocity_iterations > 1
-    // The last listing: positions, radii and inverse masses then, and each circle's margin.
-    std::vector<float> listed_x_, listed_y_, listed_radius_, listed_inverse_mass_, listed_margin_;
-    bool boxes_changed_ = true;
-    bool circles_changed_ = true; // added or removed since the last sort into slots
-    // Partial listing: the circles that would leave their margins (ascending), a flag per
-    // circle for them, the lists' new entries, and a scratch list for each list to be
-    // merged into (holding its last version). The listed circles (listed centre,
-    // search radius) sorted into cells, and those listed again since that sort (relisted_),
-    // whose cell entries are out of date; cells_current_ is false from each full listing
-    // until the next sort.
-    std::vector<std::uint32_t> leavers_;
-    std::vector<std::uint8_t> is_leaver_;
-    std::vector<circle_pair> new_pairs_, merged_pairs_, merged_box_contacts_;
-    std::vector<std::uint8_t> changed_blocks_; // of pairs_, by first circle (pair_grouper)
-    detail::circle_cells listed_cells_;
-    detail::moved_circles relisted_;
-    bool cells_current_ = false;
-    listing_counts listings_;
-    // Bands (bands.hpp): the plan for the lists as they are (current while
-    // bands_current_), room for the touches of the bands in flight, the ring of per-circle
-    // entries (band_plan::ring_mask), and scratch.
-    std::vector<std::uint32_t> band_group_end_, band_reach_, band_touch_start_, band_listed_end_;
-    std::size_t band_touch_room_ = 0;
-    std::uint32_t band_ring_mask_ = ~std::uint32_t{0};
-    std::size_t band_in_flight_ = 0; // band_substeps_in_flight()
-    bool bands_current_ = false;
-    std::vector<std::uint32_t> band_box_touch_end_, touch_group_end_;
-    std::vector<std::uint8_t> band_velocity_ok_;
-    aligned_floats band_scratch_;
-    // Workers: the world's own pool (none with one worker or the host's callbacks), and the
-    // callbacks the step's tasks go to (none: the calling thread runs them).
-    std::shared_ptr<detail::worker_pool> pool_;
-    task_callbacks tasks_{};
-    // Where each block of circles_per_task slots starts in box_contacts_ (and one past the
-    // last block, its end), for phases 2 and 4 on the workers.
-    std::vector<std::size_t> box_contacts_from_, box_touching_in_block_;
+    // Everything else: the circles in their slots, the lists, the schedule, the workers
+    // (kernels/world_state.hpp).
+    std::unique_ptr<detail::world_state> state_;
 };
 
 } // namespace simdcollide

@@ -16,6 +16,8 @@
 #include <simdcollide/soa.hpp>
 #include <simdcollide/world.hpp>
 
+#include "world_records.hpp"
+
 namespace simdcollide::detail::reference_impl {
 // minmax.inl first: the others use it.
 #include "reference/minmax.inl"

@@ -14,6 +14,8 @@
 #include <simdcollide/soa.hpp>
 #include <simdcollide/world.hpp>
 
+#include "world_records.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
