@@ -3,8 +3,6 @@
 // and colour limits; the same groups from the same list), SIMD against the reference bit
 // for bit on every instruction set, the reference's physics, and bad input.
 #include "test_support.hpp"
-#include "world_schedule.hpp"
-#include "world_state.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -141,22 +139,6 @@ struct pair_groups_model {
     std::vector<std::uint32_t> ends;
 };
 
-// The same pairs in the same order, and the same group ends.
-void expect_same_grouping(const pair_groups& got, std::span<const circle_pair> want_pairs,
-                          std::span<const std::uint32_t> want_ends) {
-    ASSERT_EQ(got.pairs().size(), want_pairs.size());
-    for (std::size_t k = 0; k < want_pairs.size(); ++k) {
-        EXPECT_EQ(got.pairs()[k].a, want_pairs[k].a) << k;
-        EXPECT_EQ(got.pairs()[k].b, want_pairs[k].b) << k;
-    }
-    EXPECT_TRUE(
-        std::equal(got.ends().begin(), got.ends().end(), want_ends.begin(), want_ends.end()));
-}
-
-void expect_same_groups(const pair_groups& got, const pair_groups& want) {
-    expect_same_grouping(got, want.pairs(), want.ends());
-}
-
 // A grouper copies the chunks that did not change since its last call: its result is the
 // one a fresh grouper gives, after lists that differ from the last in a few pairs, in whole
 // chunks gone or added, in length, and in circle count.
@@ -280,93 +262,6 @@ TEST(pair_groups, are_the_greedy_colouring_the_header_defines) {
         expect_groups_by_definition(list, fresh.group(list, n));
     }
     expect_groups_by_definition(p.pairs, used.group(p.pairs, 5000));
-}
-
-// Circles drifting without gravity and colliding, each within its margin until a
-// collision turns it: about 70 of 120 steps list only the circles that leave their margins,
-// the others everything.
-particle_world drifting_world(const world_options& base, std::size_t n) {
-    world_options options = base;
-    options.gravity_y = 0.0F;
-    options.pair_margin = 0.02F;
-    particle_world world(options);
-    world.set_boxes(open_container(60, 200).view());
-    std::mt19937 rng(3);
-    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
-    for (std::size_t i = 0; i < n; ++i) {
-        world.add_circle({0.5F + static_cast<float>(i % 60), 0.5F + static_cast<float>(i / 60),
-                          0.3F + 0.2F * unit(rng)},
-                         0.5F + unit(rng), 2.0F * unit(rng) - 1.0F, 2.0F * unit(rng) - 1.0F);
-    }
-    return world;
-}
-
-// In bands, the particle world regroups only the chunks its partial relistings change (it
-// tells its grouper which, pair_grouper::regroup): after every step its groups are what a
-// fresh grouper makes of its list.
-TEST(pair_groups, of_a_world_are_its_list_grouped_afresh) {
-    const std::size_t n = 5 * circles_per_chunk;
-    particle_world world = drifting_world({.circles_per_band = 1024}, n);
-    for (int s = 0; s < 120; ++s) {
-        SCOPED_TRACE(s);
-        world.step(1.0F / 60.0F);
-        pair_grouper fresh;
-        const pair_groups& want = fresh.group(detail::state_of(world).pairs_in_slots(), n);
-        ASSERT_EQ(detail::state_of(world).groups_in_slots().circle_count(), n);
-        expect_same_groups(detail::state_of(world).groups_in_slots(), want);
-    }
-    EXPECT_GT(world.listings().partial, 40U); // the regrouping was tested, on most steps
-    EXPECT_GT(world.listings().full, 1U);
-    EXPECT_GT(world.last_pair_count(), n / 2); // listed near one another
-}
-
-void expect_same_part(const detail::pair_part& got, const detail::pair_part& want) {
-    EXPECT_EQ(got.first, want.first);
-    EXPECT_EQ(got.end, want.end);
-    EXPECT_EQ(got.touch_at, want.touch_at);
-    ASSERT_EQ(got.pairs.size(), want.pairs.size());
-    for (std::size_t k = 0; k < got.pairs.size(); ++k) {
-        ASSERT_TRUE(got.pairs[k].a == want.pairs[k].a && got.pairs[k].b == want.pairs[k].b) << k;
-    }
-    expect_same_groups(got.grouper.groups(), want.grouper.groups());
-}
-
-// Outside bands, the world cuts again only the blocks its partial relistings change
-// (world_schedule.hpp): after every step each part is what a fresh schedule of its list, with
-// the same block size, makes; every pair is in one part, with its second circle in the
-// part's block and its first in that block or the one below.
-TEST(pair_groups, a_worlds_schedule_is_its_list_cut_afresh) {
-    const std::size_t n = 5 * circles_per_chunk;
-    particle_world world = drifting_world({.circles_per_block = 1024}, n);
-    for (int s = 0; s < 120; ++s) {
-        SCOPED_TRACE(s);
-        world.step(1.0F / 60.0F);
-        const detail::pair_schedule& got = detail::state_of(world).schedule_in_slots();
-        detail::pair_schedule want;
-        want.build(detail::state_of(world).pairs_in_slots(), n, {}, true, {}, got.block_circles());
-        ASSERT_EQ(got.blocks(), want.blocks());
-        ASSERT_EQ(got.pair_count(), world.last_pair_count());
-        std::size_t pairs = got.far().pairs.size();
-        const std::size_t block = got.block_circles();
-        for (std::size_t k = 0; k < got.blocks(); ++k) {
-            const detail::pair_part& part = got.part(k);
-            expect_same_part(part, want.part(k));
-            EXPECT_EQ(part.end, std::min(n, (k + 1) * block));
-            for (const circle_pair q : part.pairs) {
-                ASSERT_EQ((part.first + q.b) / block, k);
-                ASSERT_GE((part.first + q.a) / block + 1, k);
-            }
-            pairs += part.pairs.size();
-        }
-        for (const circle_pair q : got.far().pairs) {
-            ASSERT_GT((got.far().first + q.b) / block, (got.far().first + q.a) / block + 1);
-        }
-        expect_same_part(got.far(), want.far());
-        EXPECT_EQ(pairs, world.last_pair_count());
-    }
-    EXPECT_GT(world.listings().partial, 40U);
-    EXPECT_GT(world.listings().full, 1U);
-    EXPECT_GT(detail::state_of(world).schedule_in_slots().blocks(), 2U);
 }
 
 TEST(pair_groups, refuse_bad_lists_and_keep_the_last_groups) {

@@ -343,4 +343,20 @@ inline void expect_same_touch(const detail::world_touch& got, const detail::worl
     EXPECT_SAME_BITS(got.corrected_limit, want.corrected_limit, "limit", k);
 }
 
+// The same pairs in the same order, and the same group ends.
+inline void expect_same_grouping(const pair_groups& got, std::span<const circle_pair> want_pairs,
+                                 std::span<const std::uint32_t> want_ends) {
+    ASSERT_EQ(got.pairs().size(), want_pairs.size());
+    for (std::size_t k = 0; k < want_pairs.size(); ++k) {
+        EXPECT_EQ(got.pairs()[k].a, want_pairs[k].a) << k;
+        EXPECT_EQ(got.pairs()[k].b, want_pairs[k].b) << k;
+    }
+    EXPECT_TRUE(
+        std::equal(got.ends().begin(), got.ends().end(), want_ends.begin(), want_ends.end()));
+}
+
+inline void expect_same_groups(const pair_groups& got, const pair_groups& want) {
+    expect_same_grouping(got, want.pairs(), want.ends());
+}
+
 } // namespace simdcollide::testing
