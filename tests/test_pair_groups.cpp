@@ -504,7 +504,7 @@ TEST_P(separate_in_order_simd, matches_reference_bit_for_bit) {
 }
 
 // Past 2^18 pairs the SIMD loop fetches the second circles of the pairs ahead
-// (kernels/simd/world.hpp, prefetch_pairs_from): the same bits and the same touches
+// (kernels/simd/world_separation.hpp, prefetch_pairs_from): the same bits and the same touches
 // recorded (restitution 0.5: the velocities gathered too), up to the list's last pair.
 TEST_P(separate_in_order_simd, matches_reference_on_a_list_long_enough_to_fetch_ahead) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());

@@ -241,7 +241,7 @@ TEST_P(world_kernels_simd, world_respond_pairs_match_reference) {
 }
 
 // Past 2^18 contacts the SIMD phase 6 fetches the circles of each run's contacts ahead
-// (kernels/simd/world.hpp, prefetch_contacts_from): the same bits, from an odd record too.
+// (kernels/simd/world_impulses.hpp, prefetch_contacts_from): the same bits, from an odd record too.
 TEST_P(world_kernels_simd, world_respond_pairs_match_reference_on_a_list_long_enough_to_fetch) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table();
@@ -540,7 +540,7 @@ TEST_P(world_kernels_simd, world_permute_matches_reference) {
     }
 }
 
-// From 2^16 circles the SIMD permutes prefetch the lines they will gather (simd/world.hpp,
+// From 2^16 circles the SIMD permutes prefetch the lines they will gather (simd/world_circles.hpp,
 // gathers_prefetched_from): the same bits there, at the threshold and past it with a tail
 // the prefetching loop leaves to the plain one, from an unaligned start.
 TEST_P(world_kernels_simd, world_permute_of_a_large_pile_matches_reference) {

@@ -75,7 +75,7 @@ struct circle_circle {
     }
 
     // behaviour.md 1 and 2 for one block. Always inlined: the world's phase 3 calls it once for a
-    // block's separation and its touches (simd/world.hpp), and GCC called it out of line
+    // block's separation and its touches (simd/world_separation.hpp), and GCC called it out of line
     // there.
     [[gnu::always_inline]] static contact_result contact_of(const F& ax, const F& ay, const F& ar,
                                                             const F& bx, const F& by, const F& br) {
@@ -278,8 +278,8 @@ struct circle_circle {
     }
 
     // for_each_pair_round, always inlined into its caller: the world's phase 3
-    // (simd/world.hpp). There GCC called the loop out of line, and the 10 000-circle step
-    // took about 5% longer (965-981 against 921-931 us, the same runs).
+    // (simd/world_separation.hpp). There GCC called the loop out of line, and the
+    // 10 000-circle step took about 5% longer (965-981 against 921-931 us, the same runs).
     template <class Body>
     [[gnu::always_inline]] static void
     for_each_pair_round_inlined(const circle_pair* pairs, std::size_t pair_count, Body&& body) {
