@@ -45,6 +45,18 @@ enum class access { read, write };
 /// being pair k's (a, b), read in place.
 [[nodiscard]] std::span<const circle_pair> pair_array(py::handle value, label name);
 
+/// `value` as the bound C++ class T (a Contacts, a SeparationWorkspace), or TypeError
+/// naming `name` and the class wanted.
+template <class T>
+[[nodiscard]] T& object_of(py::handle value, const char* name, const char* wanted) {
+    if (!py::isinstance<T>(value)) {
+        throw py::type_error(
+            std::string(name) + " must be a " + wanted + ", not " +
+            py::str(py::type::handle_of(value).attr("__name__")).cast<std::string>());
+    }
+    return value.cast<T&>();
+}
+
 /// ValueError unless `length` is `expected`, naming both arrays.
 void check_length(std::size_t length, label name, std::size_t expected, label expected_name);
 

@@ -27,8 +27,10 @@ void def_separate_in_order(py::module_& m) {
                 particles_for(p, "circles", separation_reads, separation_writes);
             const separation_weighting mode = weighting_from(weighting);
             separation_workspace own;
-            separation_workspace& w =
-                workspace.is_none() ? own : workspace.cast<separation_workspace&>();
+            separation_workspace& w = workspace.is_none()
+                                          ? own
+                                          : object_of<separation_workspace>(workspace, "workspace",
+                                                                            "SeparationWorkspace");
             py::gil_scoped_release nogil;
             Separate(circles, groups, mode, rounds, w);
         },

@@ -69,13 +69,14 @@ py::object contacts_output(py::object out, std::size_t n, contacts_view& view) {
     if (out.is_none()) {
         out = py::cast(contacts_arrays::zeros(n));
     }
-    view = write_contacts(out.cast<const contacts_arrays&>(), "out");
+    view = write_contacts(object_of<contacts_arrays>(out, "out", "Contacts"), "out");
     check_length(view.count, "out", n, "the input");
     return out;
 }
 
 separation_workspace* workspace_of(const py::object& w) {
-    return w.is_none() ? nullptr : &w.cast<separation_workspace&>();
+    return w.is_none() ? nullptr
+                       : &object_of<separation_workspace>(w, "workspace", "SeparationWorkspace");
 }
 
 constexpr particle_fields separation_reads{.centres = true, .radius = true, .inverse_mass = true};

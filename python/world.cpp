@@ -39,7 +39,7 @@ public:
     void step(float dt) {
         bool idle = false;
         if (!stepping_.compare_exchange_strong(idle, true)) {
-            check_idle("step");
+            throw std::runtime_error("World.step: the world is stepping in another thread");
         }
         struct done {
             std::atomic<bool>& flag;
@@ -57,15 +57,15 @@ private:
 // float32 values: the world copies what it is given, so a copy here costs nothing more.
 py::array_t<float> float_values(const py::handle& value, const char* name,
                                 std::optional<std::size_t> n = std::nullopt) {
-    if (n && (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value))) {
-        py::array_t<float> a(static_cast<py::ssize_t>(*n));
-        std::fill_n(a.mutable_data(), *n, value.cast<float>());
-        return a;
-    }
     auto a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(value);
     if (!a) {
         PyErr_Clear();
         throw py::type_error(std::string(name) + " must be an array of numbers");
+    }
+    if (n && a.ndim() == 0) { // one number (Python's or numpy's) for every circle
+        py::array_t<float> all(static_cast<py::ssize_t>(*n));
+        std::fill_n(all.mutable_data(), *n, *a.data());
+        return all;
     }
     if (a.ndim() != 1) {
         throw py::value_error(std::string(name) + " must be one-dimensional, not " +

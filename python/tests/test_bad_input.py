@@ -70,6 +70,20 @@ def test_a_read_only_output_is_refused():
         sc.overlap(sc.Circles(*arrays()), BOX, mask=mask)
 
 
+def test_outputs_and_workspaces_of_another_kind_are_refused():
+    c = sc.Circles(*arrays())
+    with pytest.raises(TypeError, match="out must be a Contacts, not ndarray"):
+        sc.contact(c, BOX, out=np.zeros(8, np.float32))
+    x, y, r = arrays()
+    p = sc.Particles(x, y, r, f32(np.ones(8)))
+    pairs = np.array([[0, 1]], dtype=np.uint32)
+    with pytest.raises(TypeError, match="workspace must be a SeparationWorkspace, not list"):
+        sc.separate(p, pairs, workspace=[])
+    groups = sc.PairGrouper().group(pairs, 8)
+    with pytest.raises(TypeError, match="workspace must be a SeparationWorkspace"):
+        sc.separate_in_order(p, groups, workspace=np.zeros(3))
+
+
 def test_views_of_different_lengths_are_refused():
     a = sc.Circles(*arrays(8))
     b = sc.Circles(*arrays(9))

@@ -96,6 +96,9 @@ def test_world_keeps_what_a_user_sets_and_reads():
     o = w.options
     assert o["gravity_y"] == -3.0 and o["substeps"] == 6 and o["weighting"] == "equal"
     assert o["workers"] == 2 and o["friction"] == np.float32(0.2)
+    assert w.add_circles([5.0, 6.0], [1.0, 1.0], [0.5, 0.5], np.float32(0.0)) == 0
+    assert list(w.inverse_mass) == [0.0, 0.0]
+    w.remove_circles(np.array([True, True]))
     assert w.add_circle(0.0, 1.0, 0.5) == 0
     assert w.add_circle(0.9, 1.0, 0.5, inverse_mass=0.0) == 1
     w.set_boxes(sc.Boxes(f32([-5]), f32([-1]), f32([5]), f32([0])))
