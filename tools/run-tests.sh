@@ -11,7 +11,7 @@
 #   3. on x86-64, a cross build for aarch64 (NEON) and every test but the soak and those
 #      two worker tests under qemu-aarch64: the NEON path held to the reference bit for bit;
 #   4. a clang Release build and its tests (the same bits as GCC's: the determinism test
-#      holds every build to one hash);
+#      holds every build to one hash), without the Python module, which job 1 tests;
 #   5. a clang build with ThreadSanitizer of the thread and worker tests alone;
 #   6. a clang build of the libFuzzer targets (tests/fuzz), with ASan and UBSan, each run
 #      for SIMDCOLLIDE_FUZZ_SECONDS (default 60) from a fixed seed: every kernel of every
@@ -65,7 +65,7 @@ fi
 
 echo "== clang build and tests"
 cmake -S . -B "$root/clang" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release \
-    -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF "${strict[@]}"
+    -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF -DSIMDCOLLIDE_BUILD_PYTHON=OFF "${strict[@]}"
 cmake --build "$root/clang" -j"$jobs"
 ctest --test-dir "$root/clang" -j"$jobs" --output-on-failure -E '^qemu_|_soak\.|^consumer_'
 
