@@ -1,5 +1,6 @@
 #include "arrays.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <stdexcept>
@@ -118,6 +119,12 @@ py::array_t<float> new_floats(std::size_t n) {
 
 py::array_t<std::uint8_t> new_mask(std::size_t n) {
     return py::array_t<std::uint8_t>(static_cast<py::ssize_t>(n));
+}
+
+py::array_t<std::uint32_t> uint32_array(std::span<const std::uint32_t> values) {
+    py::array_t<std::uint32_t> out(static_cast<py::ssize_t>(values.size()));
+    std::copy(values.begin(), values.end(), out.mutable_data());
+    return out;
 }
 
 py::array_t<std::uint32_t> pairs_to_array(std::span<const circle_pair> pairs) {

@@ -68,6 +68,9 @@ inline constexpr std::size_t cache_line = 64;
 [[nodiscard]] py::array_t<float> new_floats(std::size_t n);
 [[nodiscard]] py::array_t<std::uint8_t> new_mask(std::size_t n);
 
+/// A new one-dimensional uint32 array holding `values`.
+[[nodiscard]] py::array_t<std::uint32_t> uint32_array(std::span<const std::uint32_t> values);
+
 /// A new (n, 2) uint32 array holding `pairs`.
 [[nodiscard]] py::array_t<std::uint32_t> pairs_to_array(std::span<const circle_pair> pairs);
 

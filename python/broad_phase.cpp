@@ -13,9 +13,6 @@ namespace simdcollide::python {
 
 namespace {
 
-constexpr particle_fields separation_reads{.centres = true, .radius = true, .inverse_mass = true};
-constexpr particle_fields separation_writes{.centres = true};
-
 template <void (*Separate)(particles_view, const pair_groups&, separation_weighting, int,
                            separation_workspace&)>
 void def_separate_in_order(py::module_& m) {
@@ -67,9 +64,7 @@ built once (the boxes are copied) and queried by push_out_all.)")
             [](const static_box_grid& g, float x, float y, float r, float margin) {
                 std::vector<std::uint32_t> out;
                 g.candidates(x, y, r, margin, out);
-                py::array_t<std::uint32_t> a(static_cast<py::ssize_t>(out.size()));
-                std::copy(out.begin(), out.end(), a.mutable_data());
-                return a;
+                return uint32_array(out);
             },
             py::arg("x"), py::arg("y"), py::arg("radius"), py::arg("margin") = 0.0F,
             "The boxes that can touch a circle at (x, y), ascending (and perhaps a few near it "
@@ -134,12 +129,7 @@ share no circle, as PairGrouper makes it: what separate_in_order takes.)")
             "pairs", [](const pair_groups& g) { return pairs_to_array(g.pairs()); },
             "The reordered pairs: a new uint32 array of shape (n, 2).")
         .def_property_readonly(
-            "ends",
-            [](const pair_groups& g) {
-                py::array_t<std::uint32_t> a(static_cast<py::ssize_t>(g.ends().size()));
-                std::copy(g.ends().begin(), g.ends().end(), a.mutable_data());
-                return a;
-            },
+            "ends", [](const pair_groups& g) { return uint32_array(g.ends()); },
             "One past each group's last pair.")
         .def_property_readonly("circle_count", &pair_groups::circle_count);
     py::class_<pair_grouper>(m, "PairGrouper", R"(Groups pair lists for separate_in_order,

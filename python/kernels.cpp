@@ -79,8 +79,6 @@ separation_workspace* workspace_of(const py::object& w) {
                        : &object_of<separation_workspace>(w, "workspace", "SeparationWorkspace");
 }
 
-constexpr particle_fields separation_reads{.centres = true, .radius = true, .inverse_mass = true};
-constexpr particle_fields separation_writes{.centres = true};
 constexpr particle_fields response_reads{.inverse_mass = true, .velocity = true};
 constexpr particle_fields response_writes{.velocity = true};
 

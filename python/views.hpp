@@ -50,6 +50,11 @@ struct contacts_arrays {
 struct particle_fields {
     bool centres = false, radius = false, inverse_mass = false, velocity = false;
 };
+/// What separation reads and writes (x, y from radius and inverse mass).
+inline constexpr particle_fields separation_reads{
+    .centres = true, .radius = true, .inverse_mass = true};
+inline constexpr particle_fields separation_writes{.centres = true};
+
 [[nodiscard]] particles_view particles_for(const particles_arrays& p, const char* argument,
                                            particle_fields reads, particle_fields writes);
 

@@ -169,10 +169,22 @@ py::dict options_dict(const world_options& o) {
 }
 
 // A field of the world as an array over its memory, the world kept alive by it.
-py::array field(py::object self, float* (*which)(particles_view), access how) {
-    world_handle& w = self.cast<world_handle&>();
-    return floats_over(which(w.world.particles()), w.world.size(), self, how);
-}
+// The world's fields as arrays over its memory, the world kept alive by them: x, y, vx and
+// vy writable, radius and inverse mass read (particles_view has them const).
+struct field_of_world {
+    const char* name;
+    float* (*of)(particles_view);
+    access how;
+};
+constexpr field_of_world world_fields[] = {
+    {"x", [](particles_view p) { return p.x; }, access::write},
+    {"y", [](particles_view p) { return p.y; }, access::write},
+    {"vx", [](particles_view p) { return p.vx; }, access::write},
+    {"vy", [](particles_view p) { return p.vy; }, access::write},
+    {"radius", [](particles_view p) { return const_cast<float*>(p.radius); }, access::read},
+    {"inverse_mass", [](particles_view p) { return const_cast<float*>(p.inverse_mass); },
+     access::read},
+};
 
 boxes_arrays boxes_from(const py::handle& min_x, const py::handle& min_y, const py::handle& max_x,
                         const py::handle& max_y) {
@@ -186,165 +198,140 @@ boxes_arrays boxes_from(const py::handle& min_x, const py::handle& min_y, const 
 
 void bind_world(py::module_& m) {
     const py::object none = py::none();
-    py::class_<world_handle>(m, "World", R"(A particle world: circles that move and static
+    auto world =
+        py::class_<world_handle>(m, "World", R"(A particle world: circles that move and static
 boxes, stepped in time. World(**options) takes world_options' fields as keyword arguments
 (gravity_x, gravity_y, substeps, separation_iterations, restitution, friction, weighting,
 max_correction_speed, pair_margin, velocity_iterations, shock_propagation,
 circles_per_band, overlap_substeps_from, circles_per_block, workers); out-of-range values
 raise ValueError. With workers > 1 the world runs workers - 1 threads of its own.)")
-        .def(py::init([](const py::kwargs& kwargs) {
-            return std::make_unique<world_handle>(options_from(kwargs));
-        }))
-        .def_property_readonly(
-            "options", [](const world_handle& w) { return options_dict(w.world.options()); })
-        .def(
-            "add_circle",
-            [](world_handle& w, float x, float y, float radius, float inverse_mass, float vx,
-               float vy) {
-                w.check_idle("add_circle");
-                return w.world.add_circle({x, y, radius}, inverse_mass, vx, vy);
-            },
-            py::arg("x"), py::arg("y"), py::arg("radius"), py::arg("inverse_mass") = 1.0F,
-            py::arg("vx") = 0.0F, py::arg("vy") = 0.0F,
-            "Adds one circle (inverse_mass 0: static); returns its index.")
-        .def(
-            "add_circles",
-            [](world_handle& w, const py::handle& x_, const py::handle& y_,
-               const py::handle& radius_, const py::handle& inverse_mass_, const py::handle& vx_,
-               const py::handle& vy_) {
-                w.check_idle("add_circles");
-                const py::array_t<float> x = float_values(x_, "x");
-                const std::size_t n = static_cast<std::size_t>(x.size());
-                const py::array_t<float> y = float_values(y_, "y", n);
-                const py::array_t<float> radius = float_values(radius_, "radius", n);
-                const py::array_t<float> inverse_mass =
-                    float_values(inverse_mass_, "inverse_mass", n);
-                if (vx_.is_none() != vy_.is_none()) {
-                    throw py::value_error("add_circles: give both vx and vy, or neither");
-                }
-                py::array_t<float> vx, vy;
-                if (!vx_.is_none()) {
-                    vx = float_values(vx_, "vx", n);
-                    vy = float_values(vy_, "vy", n);
-                }
-                return w.world.add_circles(circles_cview{x.data(), y.data(), radius.data(), n},
-                                           span_of(inverse_mass),
-                                           vx_.is_none() ? std::span<const float>{} : span_of(vx),
-                                           vy_.is_none() ? std::span<const float>{} : span_of(vy));
-            },
-            py::arg("x"), py::arg("y"), py::arg("radius"), py::arg("inverse_mass") = 1.0F,
-            py::arg("vx") = none, py::arg("vy") = none,
-            R"(Adds len(x) circles from arrays (converted to float32; inverse_mass may be one
+            .def(py::init([](const py::kwargs& kwargs) {
+                return std::make_unique<world_handle>(options_from(kwargs));
+            }))
+            .def_property_readonly(
+                "options", [](const world_handle& w) { return options_dict(w.world.options()); })
+            .def(
+                "add_circle",
+                [](world_handle& w, float x, float y, float radius, float inverse_mass, float vx,
+                   float vy) {
+                    w.check_idle("add_circle");
+                    return w.world.add_circle({x, y, radius}, inverse_mass, vx, vy);
+                },
+                py::arg("x"), py::arg("y"), py::arg("radius"), py::arg("inverse_mass") = 1.0F,
+                py::arg("vx") = 0.0F, py::arg("vy") = 0.0F,
+                "Adds one circle (inverse_mass 0: static); returns its index.")
+            .def(
+                "add_circles",
+                [](world_handle& w, const py::handle& x_, const py::handle& y_,
+                   const py::handle& radius_, const py::handle& inverse_mass_,
+                   const py::handle& vx_, const py::handle& vy_) {
+                    w.check_idle("add_circles");
+                    const py::array_t<float> x = float_values(x_, "x");
+                    const std::size_t n = static_cast<std::size_t>(x.size());
+                    const py::array_t<float> y = float_values(y_, "y", n);
+                    const py::array_t<float> radius = float_values(radius_, "radius", n);
+                    const py::array_t<float> inverse_mass =
+                        float_values(inverse_mass_, "inverse_mass", n);
+                    if (vx_.is_none() != vy_.is_none()) {
+                        throw py::value_error("add_circles: give both vx and vy, or neither");
+                    }
+                    py::array_t<float> vx, vy;
+                    if (!vx_.is_none()) {
+                        vx = float_values(vx_, "vx", n);
+                        vy = float_values(vy_, "vy", n);
+                    }
+                    return w.world.add_circles(
+                        circles_cview{x.data(), y.data(), radius.data(), n}, span_of(inverse_mass),
+                        vx_.is_none() ? std::span<const float>{} : span_of(vx),
+                        vy_.is_none() ? std::span<const float>{} : span_of(vy));
+                },
+                py::arg("x"), py::arg("y"), py::arg("radius"), py::arg("inverse_mass") = 1.0F,
+                py::arg("vx") = none, py::arg("vy") = none,
+                R"(Adds len(x) circles from arrays (converted to float32; inverse_mass may be one
 number for all); returns the index of the first. A bad batch adds nothing.)")
-        .def(
-            "remove_circle",
-            [](world_handle& w, std::size_t index) {
-                w.check_idle("remove_circle");
-                w.world.remove_circle(index);
+            .def(
+                "remove_circle",
+                [](world_handle& w, std::size_t index) {
+                    w.check_idle("remove_circle");
+                    w.world.remove_circle(index);
+                },
+                py::arg("index"), "Removes one circle; those after it move down one index.")
+            .def(
+                "remove_circles",
+                [](world_handle& w, const py::handle& mask_) {
+                    w.check_idle("remove_circles");
+                    const std::span<std::uint8_t> mask = mask_array(mask_, "mask", access::read);
+                    check_length(mask.size(), "mask", w.world.size(), "the world");
+                    return w.world.remove_circles_if([&](std::size_t i) { return mask[i] != 0; });
+                },
+                py::arg("mask"),
+                "Removes every circle whose mask entry (bool or uint8) is set, keeping the others' "
+                "order; returns how many were removed.")
+            .def(
+                "set_boxes",
+                [](world_handle& w, const py::handle& min_x, const py::handle& min_y,
+                   const py::handle& max_x, const py::handle& max_y) {
+                    w.check_idle("set_boxes");
+                    const boxes_arrays b = boxes_from(min_x, min_y, max_x, max_y);
+                    w.world.set_boxes(read_boxes(b, "boxes"));
+                },
+                py::arg("min_x"), py::arg("min_y"), py::arg("max_x"), py::arg("max_y"),
+                "Replaces the static boxes (arrays converted to float32).")
+            .def(
+                "set_boxes",
+                [](world_handle& w, const boxes_arrays& b) {
+                    w.check_idle("set_boxes");
+                    w.world.set_boxes(read_boxes(b, "boxes"));
+                },
+                py::arg("boxes"))
+            .def("step", &world_handle::step, py::arg("dt"),
+                 "Advances by dt, with the GIL released.")
+            .def("__len__", [](const world_handle& w) { return w.world.size(); })
+            .def(
+                "particles",
+                [](py::object self) {
+                    particles_arrays p;
+                    p.x = self.attr("x");
+                    p.y = self.attr("y");
+                    p.radius = self.attr("radius");
+                    p.inverse_mass = self.attr("inverse_mass");
+                    p.vx = self.attr("vx");
+                    p.vy = self.attr("vy");
+                    return p;
+                },
+                "The world's fields as a Particles over its memory, for the kernels.")
+            .def_property_readonly(
+                "boxes", [](const world_handle& w) { return copy_of(w.world.boxes().boxes()); },
+                "A copy of the static boxes.")
+            .def_property_readonly("last_pair_count",
+                                   [](const world_handle& w) {
+                                       w.check_idle("last_pair_count");
+                                       return w.world.last_pair_count();
+                                   })
+            .def(
+                "listed_pairs",
+                [](const world_handle& w) {
+                    w.check_idle("listed_pairs");
+                    return pairs_to_array(w.world.listed_pairs());
+                },
+                "The pairs listed for the last step, (lower index, higher index), sorted.")
+            .def_property_readonly("listings", [](const world_handle& w) {
+                w.check_idle("listings");
+                const auto l = w.world.listings();
+                return py::make_tuple(l.full, l.partial);
+            });
+    for (const field_of_world& f : world_fields) {
+        world.def_property_readonly(
+            f.name,
+            [f](py::object self) {
+                world_handle& w = self.cast<world_handle&>();
+                return floats_over(f.of(w.world.particles()), w.world.size(), self, f.how);
             },
-            py::arg("index"), "Removes one circle; those after it move down one index.")
-        .def(
-            "remove_circles",
-            [](world_handle& w, const py::handle& mask_) {
-                w.check_idle("remove_circles");
-                const std::span<std::uint8_t> mask = mask_array(mask_, "mask", access::read);
-                check_length(mask.size(), "mask", w.world.size(), "the world");
-                return w.world.remove_circles_if([&](std::size_t i) { return mask[i] != 0; });
-            },
-            py::arg("mask"),
-            "Removes every circle whose mask entry (bool or uint8) is set, keeping the others' "
-            "order; returns how many were removed.")
-        .def(
-            "set_boxes",
-            [](world_handle& w, const py::handle& min_x, const py::handle& min_y,
-               const py::handle& max_x, const py::handle& max_y) {
-                w.check_idle("set_boxes");
-                const boxes_arrays b = boxes_from(min_x, min_y, max_x, max_y);
-                w.world.set_boxes(read_boxes(b, "boxes"));
-            },
-            py::arg("min_x"), py::arg("min_y"), py::arg("max_x"), py::arg("max_y"),
-            "Replaces the static boxes (arrays converted to float32).")
-        .def(
-            "set_boxes",
-            [](world_handle& w, const boxes_arrays& b) {
-                w.check_idle("set_boxes");
-                w.world.set_boxes(read_boxes(b, "boxes"));
-            },
-            py::arg("boxes"))
-        .def("step", &world_handle::step, py::arg("dt"), "Advances by dt, with the GIL released.")
-        .def("__len__", [](const world_handle& w) { return w.world.size(); })
-        .def_property_readonly(
-            "x",
-            [](py::object self) {
-                return field(
-                    self, [](particles_view p) { return p.x; }, access::write);
-            },
-            "The centres' x, an array over the world's memory: valid until circles are added "
-            "or removed.")
-        .def_property_readonly("y",
-                               [](py::object self) {
-                                   return field(
-                                       self, [](particles_view p) { return p.y; }, access::write);
-                               })
-        .def_property_readonly("vx",
-                               [](py::object self) {
-                                   return field(
-                                       self, [](particles_view p) { return p.vx; }, access::write);
-                               })
-        .def_property_readonly("vy",
-                               [](py::object self) {
-                                   return field(
-                                       self, [](particles_view p) { return p.vy; }, access::write);
-                               })
-        .def_property_readonly(
-            "radius",
-            [](py::object self) {
-                return field(
-                    self, [](particles_view p) { return const_cast<float*>(p.radius); },
-                    access::read);
-            },
-            "The radii, read-only, over the world's memory.")
-        .def_property_readonly(
-            "inverse_mass",
-            [](py::object self) {
-                return field(
-                    self, [](particles_view p) { return const_cast<float*>(p.inverse_mass); },
-                    access::read);
-            },
-            "The inverse masses, read-only, over the world's memory.")
-        .def(
-            "particles",
-            [](py::object self) {
-                particles_arrays p;
-                p.x = self.attr("x");
-                p.y = self.attr("y");
-                p.radius = self.attr("radius");
-                p.inverse_mass = self.attr("inverse_mass");
-                p.vx = self.attr("vx");
-                p.vy = self.attr("vy");
-                return p;
-            },
-            "The world's fields as a Particles over its memory, for the kernels.")
-        .def_property_readonly(
-            "boxes", [](const world_handle& w) { return copy_of(w.world.boxes().boxes()); },
-            "A copy of the static boxes.")
-        .def_property_readonly("last_pair_count",
-                               [](const world_handle& w) {
-                                   w.check_idle("last_pair_count");
-                                   return w.world.last_pair_count();
-                               })
-        .def(
-            "listed_pairs",
-            [](const world_handle& w) {
-                w.check_idle("listed_pairs");
-                return pairs_to_array(w.world.listed_pairs());
-            },
-            "The pairs listed for the last step, (lower index, higher index), sorted.")
-        .def_property_readonly("listings", [](const world_handle& w) {
-            w.check_idle("listings");
-            const auto l = w.world.listings();
-            return py::make_tuple(l.full, l.partial);
-        });
+            f.how == access::write
+                ? "An array over the world's memory, valid until circles are added or removed."
+                : "A read-only array over the world's memory, valid until circles are added or "
+                  "removed.");
+    }
 }
 
 } // namespace simdcollide::python
