@@ -7,7 +7,8 @@
 #   2. Debug build with AddressSanitizer and UndefinedBehaviorSanitizer, every test but
 #      the qemu ones (the sanitizers' runtimes do not run under qemu-user) and the 10 000
 #      circle soak (about ten seconds in Release, far longer at -O0 with sanitizers; a 500
-#      circle pile runs in its place) and the two worker tests that step many worlds;
+#      circle pile runs in its place), the two worker tests that step many worlds, and the
+#      packaging tests (a consumer project built three ways), which job 1 runs;
 #   3. on x86-64, a cross build for aarch64 (NEON) and every test but the soak and those
 #      two worker tests under qemu-aarch64: the NEON path held to the reference bit for bit;
 #   4. a clang Release build and its tests (the same bits as GCC's: the determinism test
@@ -52,7 +53,7 @@ cmake --build "$root/sanitize" -j"$jobs"
 # Release, clang and ThreadSanitizer jobs; here and under qemu-aarch64, the host callbacks'
 # test steps worlds on three workers in five blocks, in a fraction of the time.
 slow_workers='workers_same_bits\.(any_worker_count|hostile_circles)'
-ctest --test-dir "$root/sanitize" -j"$jobs" --output-on-failure -E "^qemu_|_soak\.|$slow_workers"
+ctest --test-dir "$root/sanitize" -j"$jobs" --output-on-failure -E "^qemu_|^consumer_|_soak\.|$slow_workers"
 
 if [ "$(uname -m)" = "x86_64" ]; then
     echo "== aarch64 (NEON) cross build, tests under qemu-aarch64"
