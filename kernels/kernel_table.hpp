@@ -53,6 +53,15 @@ struct circle_circle_kernels_table {
     std::size_t (*apply_corrections)(const detail::pair_corrections& sums, particles_view);
 };
 
+struct swept_kernels_table {
+    /// Move i of circle i against box i; returns the number of impacts.
+    std::size_t (*box)(circles_cview, displacements_cview, aabbs_view, impacts_view);
+    /// Every move against the same box.
+    std::size_t (*one_box)(circles_cview, displacements_cview, aabb box, impacts_view);
+    /// Move i of circle i against still circle i of the second view.
+    std::size_t (*circle)(circles_cview, displacements_cview, circles_cview, impacts_view);
+};
+
 struct response_kernels_table {
     std::size_t (*circle_aabb)(particles_view, contacts_cview, response_parameters);
     std::size_t (*circle_circle)(particles_view, particles_view, contacts_cview,
@@ -163,6 +172,7 @@ struct kernel_table {
     circle_aabb_kernels_table circle_aabb;
     circle_circle_kernels_table circle_circle;
     response_kernels_table response;
+    swept_kernels_table swept;
     world_kernels_table world;
 };
 

@@ -48,6 +48,17 @@ points_view::points_view(std::span<float> x_, std::span<float> y_)
     : x(x_.data()), y(y_.data()),
       count(common_length("points_view", {{"x", x_.size()}, {"y", y_.size()}})) {}
 
+displacements_cview::displacements_cview(std::span<const float> dx_, std::span<const float> dy_)
+    : dx(dx_.data()), dy(dy_.data()),
+      count(common_length("displacements_cview", {{"dx", dx_.size()}, {"dy", dy_.size()}})) {}
+
+impacts_view::impacts_view(std::span<float> time_, std::span<float> normal_x_,
+                           std::span<float> normal_y_)
+    : time(time_.data()), normal_x(normal_x_.data()), normal_y(normal_y_.data()),
+      count(common_length("impacts_view", {{"time", time_.size()},
+                                           {"normal_x", normal_x_.size()},
+                                           {"normal_y", normal_y_.size()}})) {}
+
 contacts_view::contacts_view(std::span<float> normal_x_, std::span<float> normal_y_,
                              std::span<float> depth_, std::span<float> point_x_,
                              std::span<float> point_y_)

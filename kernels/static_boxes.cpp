@@ -309,6 +309,37 @@ void static_box_grid::candidates(float x, float y, float r, float margin,
     }
 }
 
+void static_box_grid::candidates_along(float x, float y, float r, float dx, float dy,
+                                       std::vector<std::uint32_t>& out) const {
+    out.clear();
+    const float end_x = x + dx;
+    const float end_y = y + dy;
+    if (!std::isfinite(end_x) || !std::isfinite(end_y) || !std::isfinite(x) || !std::isfinite(y) ||
+        !(r >= 0.0F) || !std::isfinite(r)) {
+        for (std::uint32_t k = 0; k < boxes_.size(); ++k) {
+            out.push_back(k);
+        }
+        return;
+    }
+    if (boxes_.size() == 0) {
+        return;
+    }
+    // The path's bounding box as a square's cells would be found (range_of): each side
+    // padded by r and the query pad.
+    const float pad = detail::query_pad(std::max(std::fabs(x), std::fabs(end_x)),
+                                        std::max(std::fabs(y), std::fabs(end_y)), r);
+    const cell_range path{
+        cell_of(std::min(x, end_x) - r - pad, origin_x_, cells_per_unit_, columns_),
+        cell_of(std::min(y, end_y) - r - pad, origin_y_, cells_per_unit_, rows_),
+        cell_of(std::max(x, end_x) + r + pad, origin_x_, cells_per_unit_, columns_),
+        cell_of(std::max(y, end_y) + r + pad, origin_y_, cells_per_unit_, rows_)};
+    const static_box_query q(*this);
+    const candidate_list list = q.lookup(path, -1, out);
+    if (list.in_place) {
+        out.assign(list.first, list.last);
+    }
+}
+
 std::size_t push_out_all(circles_view c, const static_box_grid& grid, float margin) {
     detail::require_fields("push_out_all", "circles", c.count, {c.x, c.y, c.radius});
     detail::require_margin("push_out_all", margin);

@@ -12,6 +12,7 @@
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
 #include <simdcollide/static_boxes.hpp>
+#include <simdcollide/swept.hpp>
 #include <simdcollide/validate.hpp>
 #include <simdcollide/version.hpp>
 #include <simdcollide/world.hpp>

@@ -167,6 +167,52 @@ struct contacts_cview {
           point_y(c.point_y), count(c.count) {}
 };
 
+/// Read-only view of `count` displacements `(dx[i], dy[i])`, in the length unit: how far
+/// each circle moves, the input of the swept kernels (swept.hpp). Valid input is finite.
+struct displacements_cview {
+    const float* dx = nullptr;
+    const float* dy = nullptr;
+    std::size_t count = 0;
+
+    constexpr displacements_cview() = default;
+    /// Trusts the caller: each pointer must address `count` floats (or be null when count is 0).
+    constexpr displacements_cview(const float* dx_, const float* dy_, std::size_t count_) noexcept
+        : dx(dx_), dy(dy_), count(count_) {}
+    /// Throws std::invalid_argument unless the two spans have the same length.
+    displacements_cview(std::span<const float> dx_, std::span<const float> dy_);
+    /// The fields by name: displacements_cview({.dx = dx, .dy = dy}).
+    struct fields {
+        std::span<const float> dx, dy;
+    };
+    /// Throws std::invalid_argument unless the fields have the same length.
+    explicit displacements_cview(const fields& f) : displacements_cview(f.dx, f.dy) {}
+};
+
+/// Writable view of `count` impacts, the output of the swept kernels (swept.hpp). For a move
+/// that hits its obstacle: `time[i]` in [0, 1], the fraction of the move done at first
+/// contact, and the unit normal `(normal_x[i], normal_y[i])` at that contact, from the
+/// obstacle towards the moving circle. A move that does not hit gets time 1 and normal (0, 0).
+struct impacts_view {
+    float* time = nullptr;
+    float* normal_x = nullptr;
+    float* normal_y = nullptr;
+    std::size_t count = 0;
+
+    constexpr impacts_view() = default;
+    /// Trusts the caller: each pointer must address `count` floats (or be null when count is 0).
+    constexpr impacts_view(float* time_, float* normal_x_, float* normal_y_,
+                           std::size_t count_) noexcept
+        : time(time_), normal_x(normal_x_), normal_y(normal_y_), count(count_) {}
+    /// Throws std::invalid_argument unless the three spans have the same length.
+    impacts_view(std::span<float> time_, std::span<float> normal_x_, std::span<float> normal_y_);
+    /// The fields by name: impacts_view({.time = t, .normal_x = nx, .normal_y = ny}).
+    struct fields {
+        std::span<float> time, normal_x, normal_y;
+    };
+    /// Throws std::invalid_argument unless the fields have the same length.
+    explicit impacts_view(const fields& f) : impacts_view(f.time, f.normal_x, f.normal_y) {}
+};
+
 /// View of `count` moving circles: centres `(x, y)` and velocities `(vx, vy)` that kernels
 /// write in place, radii and inverse masses (`inverse_mass == 0`: static, infinite mass;
 /// valid input has `inverse_mass >= 0` and finite). Each kernel says which fields it reads

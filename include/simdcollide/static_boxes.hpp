@@ -61,6 +61,13 @@ public:
     /// r + margin, and for r + margin < 0 the boxes around the centre.
     void candidates(float x, float y, float r, float margin, std::vector<std::uint32_t>& out) const;
 
+    /// Replaces `out`'s contents with every box that a circle of radius r moving in a
+    /// straight line from (x, y) by (dx, dy) can touch on the way, in ascending order and
+    /// without repeats, and perhaps some boxes near its path: the boxes near the rectangle
+    /// that bounds the path. Every box for a non-finite value or a negative radius.
+    void candidates_along(float x, float y, float r, float dx, float dy,
+                          std::vector<std::uint32_t>& out) const;
+
 private:
     friend class static_box_query;
     aabb_set boxes_;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -26,6 +27,7 @@ namespace simdcollide::detail::reference_impl {
 #include "reference/circle_aabb.inl"
 #include "reference/circle_circle.inl"
 #include "reference/response.inl"
+#include "reference/swept.inl"
 #include "reference/world.inl"
 } // namespace simdcollide::detail::reference_impl
 
@@ -58,6 +60,11 @@ const kernel_table& reference_table() noexcept {
         {
             &reference_impl::respond_circle_aabb_loop,
             &reference_impl::respond_circle_circle_loop,
+        },
+        {
+            &reference_impl::sweep_box_loop,
+            &reference_impl::sweep_one_box_loop,
+            &reference_impl::sweep_circle_loop,
         },
         {
             &reference_impl::substeps_in_bands_loop,

@@ -8,6 +8,7 @@
 #include "simd/circle_circle.hpp"
 #include "simd/isa_of.hpp"
 #include "simd/response.hpp"
+#include "simd/swept.hpp"
 #include "simd/world.hpp"
 #include "simd/world_pair_arch.hpp"
 
@@ -44,6 +45,11 @@ const kernel_table& simd_table() noexcept {
         {
             &simd::response<Arch>::circle_aabb,
             &simd::response<Arch>::circle_circle,
+        },
+        {
+            &simd::swept<Arch>::sweep_box,
+            &simd::swept<Arch>::sweep_one_box,
+            &simd::swept<Arch>::sweep_circle,
         },
         {
             &simd::world_bands<World>::substeps_in_bands,

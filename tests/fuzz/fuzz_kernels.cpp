@@ -288,6 +288,26 @@ void check_circle_aabb(const input& in, const detail::kernel_table& t) {
     });
 }
 
+// The swept kernels: circles a moving by their velocities (as displacements) against the
+// boxes, the one box and circles b; impacts into out0 (time) and the contact normals.
+void check_swept(const input& in, const detail::kernel_table& t) {
+    const auto moves = [](scene& s) {
+        return displacements_cview{s.p(scene::avx), s.p(scene::avy), s.n};
+    };
+    const auto impacts = [](scene& s) {
+        return impacts_view{s.p(scene::out0), s.p(scene::normal_x), s.p(scene::normal_y), s.n};
+    };
+    check(in, t, "swept box", [&](const detail::kernel_table& k, scene& s) {
+        return k.swept.box(s.a_circles(), moves(s), s.boxes(), impacts(s));
+    });
+    check(in, t, "swept one_box", [&](const detail::kernel_table& k, scene& s) {
+        return k.swept.one_box(s.a_circles(), moves(s), in.box, impacts(s));
+    });
+    check(in, t, "swept circle", [&](const detail::kernel_table& k, scene& s) {
+        return k.swept.circle(s.a_circles(), moves(s), s.b_circles(), impacts(s));
+    });
+}
+
 void check_circle_circle(const input& in, const detail::kernel_table& t) {
     check(in, t, "circle_circle distance_squared", [](const detail::kernel_table& k, scene& s) {
         k.circle_circle.distance_squared(s.a_circles(), s.b_circles(), s.p(scene::out0));
@@ -446,6 +466,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const detail::kernel_table& t = *detail::compiled_table(which);
         fuzz::check_circle_aabb(in, t);
         fuzz::check_circle_circle(in, t);
+        fuzz::check_swept(in, t);
         fuzz::check_response_and_world(in, t);
     }
     return 0;
