@@ -48,6 +48,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
@@ -337,25 +338,89 @@ void step(benchmark::State& state, bool reference, std::size_t n) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
-// The same step on `workers` workers (world_options::workers, the world's own pool): the
-// settled pile's circles and boxes in a world made with that option, timed as above.
-void step_on_workers(benchmark::State& state, std::size_t n, int workers) {
-    particle_world& pile = settled(n);
-    world_options options = pile.options();
-    options.workers = workers;
+// The settled pile's circles and boxes in a world of its own made with `options`.
+particle_world rebuilt(particle_world& pile, const world_options& options) {
     particle_world world(options);
     world.set_boxes(pile.boxes().boxes());
     const particles_view p = pile.particles();
     world.add_circles({p.x, p.y, p.radius, p.count}, {p.inverse_mass, p.count}, {p.vx, p.count},
                       {p.vy, p.count});
+    return world;
+}
+
+// The step as `step` times it, on the settled pile rebuilt with `options`.
+double timed_rebuilt(benchmark::State& state, std::size_t n, const world_options& options) {
+    particle_world world = rebuilt(settled(n), options);
     world.step(scene_dt);
     const particle_world::listing_counts before = world.listings();
     const double elapsed = timed_steps(state, world);
-    state.counters["workers"] = workers;
     state.counters["full_listings"] = static_cast<double>(world.listings().full - before.full) /
                                       static_cast<double>(state.iterations());
     state.counters["ns_per_circle"] =
         elapsed / static_cast<double>(state.iterations()) / static_cast<double>(n);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+    return elapsed;
+}
+
+// The same step on `workers` workers (world_options::workers, the world's own pool).
+void step_on_workers(benchmark::State& state, std::size_t n, int workers) {
+    world_options options = settled(n).options();
+    options.workers = workers;
+    timed_rebuilt(state, n, options);
+    state.counters["workers"] = workers;
+}
+
+// The same step with continuous collision on (the default) or off: the settled pile has no
+// fast circle, so this is what looking for them costs.
+void step_sweeping(benchmark::State& state, std::size_t n, bool sweep) {
+    world_options options = settled(n).options();
+    options.sweep_from =
+        sweep ? world_options{}.sweep_from : std::numeric_limits<float>::infinity();
+    timed_rebuilt(state, n, options);
+}
+
+// What looking for fast circles costs a step of the settled pile (none are): step 1b's
+// floor and its look in each substep, alone.
+void look_for_fast(benchmark::State& state, std::size_t n) {
+    particle_world world = rebuilt(settled(n), settled(n).options());
+    world.step(scene_dt);
+    std::size_t found = 0;
+    for (auto _ : state) {
+        found = detail::state_of(world).look_for_fast_circles(scene_dt);
+        benchmark::DoNotOptimize(found);
+    }
+    state.counters["fast"] = static_cast<double>(found);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
+// A burst: the settled pile with every tenth circle shot at 20 to 40 m/s in any direction
+// (fast: further than half its radius a substep), continuous collision on or off. Each
+// iteration starts from the burst's first step (untimed: it lists everything) and times the
+// four after it.
+void burst(benchmark::State& state, std::size_t n, bool sweep) {
+    world_options options = settled(n).options();
+    options.sweep_from =
+        sweep ? world_options{}.sweep_from : std::numeric_limits<float>::infinity();
+    particle_world start = rebuilt(settled(n), options);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    const particles_view p = start.particles();
+    for (std::size_t i = 0; i < p.count; i += 10) {
+        const float angle = unit(rng) * 6.2831853F;
+        const float speed = 20.0F + 20.0F * unit(rng);
+        p.vx[i] = speed * std::cos(angle);
+        p.vy[i] = speed * std::sin(angle);
+    }
+    start.step(scene_dt);
+    for (auto _ : state) {
+        particle_world world = start;
+        state.SetIterationTime(seconds_of([&] {
+                                   for (int s = 0; s < 4; ++s) {
+                                       world.step(scene_dt);
+                                   }
+                               }) /
+                               4.0);
+    }
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
@@ -627,6 +692,19 @@ bool register_all() {
                 step_on_workers, n, workers)
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
+        }
+        benchmark::RegisterBenchmark(name({"world/look_for_fast/dispatch", size}).c_str(),
+                                     look_for_fast, n)
+            ->Unit(benchmark::kMicrosecond);
+        for (const bool sweep : {false, true}) {
+            const std::string on = sweep ? "on" : "off";
+            benchmark::RegisterBenchmark(name({"world/step/dispatch", size, "/sweep:", on}).c_str(),
+                                         step_sweeping, n, sweep)
+                ->Unit(benchmark::kMillisecond);
+            benchmark::RegisterBenchmark(
+                name({"world/burst/dispatch", size, "/sweep:", on}).c_str(), burst, n, sweep)
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond);
         }
         benchmark::RegisterBenchmark(name({"world/find_pairs/dispatch", size}).c_str(), find_pairs,
                                      n)

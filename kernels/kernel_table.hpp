@@ -165,6 +165,9 @@ struct world_kernels_table {
     /// before it left. Reads x, y and radius; writes x and y.
     void (*push_boxes)(particles_view, const circle_pair* listed, std::size_t count,
                        const float* boxes);
+    /// The largest vx^2 + vy^2 of the circles (0 for none; a NaN never wins), exactly: step
+    /// 1b's first look for fast circles in each substep.
+    float (*fastest)(particles_view);
 };
 
 struct kernel_table {

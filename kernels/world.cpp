@@ -47,6 +47,10 @@ detail::world_state::world_state(world_options options) : options_(options) {
         refuse("pair_margin is " + std::to_string(options.pair_margin) +
                ", must be finite and >= 0");
     }
+    if (!(options.sweep_from >= 0.0F)) {
+        refuse("sweep_from is " + number(options.sweep_from) +
+               ", must be >= 0 (infinity: no continuous collision)");
+    }
     if (!(options.shock_propagation >= 0.0F && options.shock_propagation <= 1.0F)) {
         refuse("shock_propagation is " + std::to_string(options.shock_propagation) +
                ", must be in [0, 1]");
@@ -141,26 +145,34 @@ void detail::world_state::step(float dt) {
         ++listings_.full;
         break;
     }
+    // A step that can have fast circles (world.hpp, step 1b) runs outside bands, on the
+    // schedule; the static circles are found again when a sweep needs them.
+    const float h = dt / static_cast<float>(options_.substeps);
+    const bool in_bands = banded() && !fast_in_step(h);
+    static_circles_current_ = false;
+    fast_floor_ = in_bands ? 0.0F : fast_floor(h);
     if (listed != listing::kept && banded()) {
         if (listed == listing::some) {
             grouper_.regroup(pairs_, size(), changed_blocks_);
         } else {
             grouper_.group(pairs_, size());
         }
-    } else if (listed != listing::kept || !schedule_.get().built_for(size())) {
-        schedule_.get().build(pairs_, size(), changed_blocks_, listed != listing::some,
-                              task_runner(), options_.circles_per_block);
+        schedule_stale_ = true;
+    }
+    if (!in_bands &&
+        (listed != listing::kept || schedule_stale_ || !schedule_.get().built_for(size()))) {
+        schedule_.get().build(pairs_, size(), changed_blocks_,
+                              listed != listing::some || schedule_stale_, task_runner(),
+                              options_.circles_per_block);
+        schedule_stale_ = false;
     }
     if (listed != listing::kept) {
         bands_current_ = false;
     }
-    if (!banded()) {
-        find_box_contact_blocks();
-    }
-    const float h = dt / static_cast<float>(options_.substeps);
-    if (banded()) {
+    if (in_bands) {
         substeps_in_bands(h, kernels);
     } else {
+        find_box_contact_blocks();
         for (int s = 0; s < options_.substeps; ++s) {
             substep(h, kernels);
         }

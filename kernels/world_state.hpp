@@ -95,6 +95,10 @@ public:
     /// (world_options::overlap_substeps_from): 1 where they ran one after another, 0 before
     /// any step in bands. For tests and diagnostics.
     [[nodiscard]] std::size_t band_substeps_in_flight() const noexcept { return band_in_flight_; }
+    /// What a step of dt does to find its fast circles (world.hpp, step 1b), alone: the
+    /// floor, then each substep's look, all from the state as it is. Returns how many fast
+    /// circles the looks found. For the benchmarks.
+    std::size_t look_for_fast_circles(float dt);
     /// What a substep of length h (time units) records its touches with, from the options
     /// (detail: for the benchmarks that time phases 3 and 6 alone as a step runs them).
     [[nodiscard]] detail::touch_parameters touch_parameters_for(float h) const;
@@ -117,6 +121,11 @@ private:
     void list_box_contacts();
     void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
     void substep(float h, const detail::kernel_table& kernels);
+    [[nodiscard]] bool fast_in_step(float h);
+    [[nodiscard]] float fast_floor(float h);
+    void find_fast_circles(float h, float floor, const detail::kernel_table& kernels);
+    void list_static_circles();
+    void sweep_fast_circles();
     void find_box_contact_blocks();
     void plan_bands();
     void substeps_in_bands(float h, const detail::kernel_table& kernels);
@@ -189,6 +198,19 @@ private:
     std::vector<std::uint32_t> band_box_touch_end_, touch_group_end_;
     std::vector<std::uint8_t> band_velocity_ok_;
     aligned_floats band_scratch_;
+    // Continuous collision (world_sweep.cpp): the substep's fast circles (slots, ascending)
+    // and where each started it; the static circles' bounding squares in a grid of their
+    // own (current while static_circles_current_, which each step clears), the slot of
+    // each, and the candidates of a sweep.
+    std::vector<std::uint32_t> fast_;
+    std::vector<float> fast_start_x_, fast_start_y_;
+    float fast_floor_ = 0.0F; // fast_floor() for the step's substeps
+    static_box_grid static_circles_;
+    std::vector<std::uint32_t> static_slots_, near_;
+    bool static_circles_current_ = false;
+    // A step that ran outside bands in a world with bands (for its fast circles) built the
+    // schedule afresh; when the lists change in bands, the schedule is out of date.
+    bool schedule_stale_ = true;
     // Workers: the world's own pool (none with one worker or the host's callbacks), and the
     // callbacks the step's tasks go to (none: the calling thread runs them).
     std::shared_ptr<detail::worker_pool> pool_;

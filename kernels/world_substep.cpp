@@ -124,12 +124,15 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     // 1. Semi-implicit Euler: velocity first, then position with the new velocity.
     moved_from_x_.resize(n);
     moved_from_y_.resize(n);
+    find_fast_circles(h, fast_floor_, kernels);
     detail::for_each_item(tasks, task_blocks, [&](std::size_t k) {
         const detail::task_block b = detail::block_of(k, n);
         kernels.world.integrate(detail::circles_of(p, b), options_.gravity_x * h,
                                 options_.gravity_y * h, h, moved_from_x_.data() + b.first,
                                 moved_from_y_.data() + b.first);
     });
+    // 1b. Continuous collision: the fast circles' moves swept (world_sweep.cpp).
+    sweep_fast_circles();
 
     // 2. The listed boxes in contact now, each with its normal, depth and approach speed,
     // block by block: a block's touches go to the room of its entries.

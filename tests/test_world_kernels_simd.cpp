@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <span>
@@ -560,6 +561,41 @@ TEST_P(world_kernels_simd, world_permute_of_a_large_pile_matches_reference) {
         ref.permute(from.data(), index.data(), n, want.data());
         table.world.permute(from.data(), index.data(), n, got.data());
         expect_same(got, want, "permuted");
+    }
+}
+
+// Step 1b's look for fast circles: the largest squared speed, exactly the reference's, at
+// every length and misalignment, with a NaN, infinities and huge speeds among them.
+TEST_P(world_kernels_simd, world_fastest_matches_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<float> speed(-50.0F, 50.0F);
+    std::uniform_int_distribution<int> pick(0, 63);
+    for (const std::size_t n : edge_lengths()) {
+        for (std::size_t shift = 0; shift < 16; ++shift) {
+            guarded_floats vx(n, shift), vy(n, shift + 5);
+            for (std::size_t i = 0; i < n; ++i) {
+                vx[i] = speed(rng);
+                vy[i] = speed(rng);
+                switch (pick(rng)) {
+                case 0:
+                    vx[i] = std::numeric_limits<float>::quiet_NaN();
+                    break;
+                case 1:
+                    vy[i] = -std::numeric_limits<float>::infinity();
+                    break;
+                case 2:
+                    vx[i] = 3e19F; // squares to infinity
+                    break;
+                default:
+                    break;
+                }
+            }
+            const particles_view p{nullptr, nullptr, nullptr, nullptr, vx.data(), vy.data(), n};
+            EXPECT_EQ(bits(table.world.fastest(p)),
+                      bits(detail::reference_table().world.fastest(p)))
+                << "n=" << n << " shift=" << shift;
+        }
     }
 }
 

@@ -77,6 +77,7 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::permute_loop,
             &reference_impl::box_touches_loop,
             &reference_impl::push_boxes_loop,
+            &reference_impl::fastest_loop,
         },
     };
     return table;

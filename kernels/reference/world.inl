@@ -130,6 +130,15 @@ inline void integrate_loop(simdcollide::particles_view c, float gravity_h_x, flo
 // Phase 3's hold (world.hpp, step 3): a move from moved longer than fraction * radius is
 // scaled back along its direction to that length. A move that compares false (NaN, or
 // within reach) is left as it is, bits and all.
+// The largest squared speed: max_ps(v2, m) over the circles (a NaN never wins).
+inline float fastest_loop(simdcollide::particles_view c) {
+    float m = 0.0F;
+    for (std::size_t i = 0; i < c.count; ++i) {
+        m = max_ps(c.vx[i] * c.vx[i] + c.vy[i] * c.vy[i], m);
+    }
+    return m;
+}
+
 inline void hold_moves_loop(simdcollide::particles_view c, const float* moved_x,
                             const float* moved_y, float fraction) {
     for (std::size_t i = 0; i < c.count; ++i) {

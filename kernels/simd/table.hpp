@@ -62,6 +62,7 @@ const kernel_table& simd_table() noexcept {
             &simd::world_circles<Arch>::permute,
             &simd::world_boxes<World>::box_touches,
             &simd::world_boxes<World>::push_boxes,
+            &simd::world_circles<Arch>::fastest,
         },
     };
     return table;

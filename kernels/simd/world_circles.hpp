@@ -102,6 +102,24 @@ struct world_circles {
         });
     }
 
+    // Reference fastest_loop: each lane the largest of its circles, then the largest lane
+    // (the largest of a set, whatever the order; padding lanes are 0).
+    static float fastest(particles_view c) {
+        F most(0.0F);
+        for_each_block_after<Arch>(0, c.count, [&](const auto& block) {
+            const F vx = block.load(c.vx);
+            const F vy = block.load(c.vy);
+            most = max_ps<Arch>(vx * vx + vy * vy, most);
+        });
+        alignas(64) float lanes_of[F::size];
+        most.store_aligned(lanes_of);
+        float m = 0.0F;
+        for (const float lane : lanes_of) {
+            m = lane > m ? lane : m;
+        }
+        return m;
+    }
+
     // Reference hold_moves_loop: a square root and a division for every lane, where the
     // reference takes them only for the rare long moves. Branch-free as gain_corrections is,
     // by its measurement; not measured against a branch per block here (the kernel is about

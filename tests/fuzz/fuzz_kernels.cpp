@@ -439,6 +439,10 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
         detail::respond_unchecked(k, s.a_particles(), touches, in.touch.friction, workspace);
         return touches.size();
     });
+    // Step 1b's look: the largest squared speed, its bits as the count.
+    check(in, t, "world fastest", [](const detail::kernel_table& k, scene& s) {
+        return std::size_t{std::bit_cast<std::uint32_t>(k.world.fastest(s.a_particles()))};
+    });
     // Phases 5 and 6 in one pass: the gain, then the first half of those touches read as
     // box touches (each one's circle b against a static box), then all of them as pairs.
     check(in, t, "world gain_and_respond", [&](const detail::kernel_table& k, scene& s) {
