@@ -102,10 +102,14 @@ struct swept {
         const M out_y = either<Arch>(below_y, above_y);
         const M corner = both<Arch>(out_x, out_y);
 
-        const F mx = cx - pick<Arch>(below_x, min_x, max_x);
-        const F my = cy - pick<Arch>(below_y, min_y, max_y);
-        const impact_result round =
-            impact_on_circle(mx, my, dx, dy, r, (mx * mx + my * my) - r * r);
+        // The corners' two square roots and two divisions only for blocks with a lane that
+        // takes them (a lane's values do not depend on whether its neighbours take them).
+        impact_result round{M(false), F(0.0F), F(0.0F), F(0.0F)};
+        if (lane_bits<Arch>(both<Arch>(crosses, corner)) != 0) {
+            const F mx = cx - pick<Arch>(below_x, min_x, max_x);
+            const F my = cy - pick<Arch>(below_y, min_y, max_y);
+            round = impact_on_circle(mx, my, dx, dy, r, (mx * mx + my * my) - r * r);
+        }
 
         const M x_face =
             pick<Arch>(out_x, M(true), pick<Arch>(out_y, M(false), sx.enter > sy.enter));
