@@ -125,6 +125,7 @@ world_options options_from(const py::kwargs& kwargs) {
         {"weighting", [&](auto& v, auto&) { o.weighting = weighting_from(py::str(v)); }},
         {"max_correction_speed",
          [&](auto& v, auto& k) { o.max_correction_speed = as_float(v, k); }},
+        {"sweep_from", [&](auto& v, auto& k) { o.sweep_from = as_float(v, k); }},
         {"pair_margin", [&](auto& v, auto& k) { o.pair_margin = as_float(v, k); }},
         {"velocity_iterations", [&](auto& v, auto& k) { o.velocity_iterations = as_rounds(v, k); }},
         {"shock_propagation", [&](auto& v, auto& k) { o.shock_propagation = as_float(v, k); }},
@@ -158,6 +159,7 @@ py::dict options_dict(const world_options& o) {
     d["friction"] = o.friction;
     d["weighting"] = weighting;
     d["max_correction_speed"] = o.max_correction_speed;
+    d["sweep_from"] = o.sweep_from;
     d["pair_margin"] = o.pair_margin;
     d["velocity_iterations"] = o.velocity_iterations;
     d["shock_propagation"] = o.shock_propagation;
@@ -202,7 +204,7 @@ void bind_world(py::module_& m) {
         py::class_<world_handle>(m, "World", R"(A particle world: circles that move and static
 boxes, stepped in time. World(**options) takes world_options' fields as keyword arguments
 (gravity_x, gravity_y, substeps, separation_iterations, restitution, friction, weighting,
-max_correction_speed, pair_margin, velocity_iterations, shock_propagation,
+max_correction_speed, sweep_from, pair_margin, velocity_iterations, shock_propagation,
 circles_per_band, overlap_substeps_from, circles_per_block, workers); out-of-range values
 raise ValueError. With workers > 1 the world runs workers - 1 threads of its own.)")
             .def(py::init([](const py::kwargs& kwargs) {

@@ -112,6 +112,21 @@ def test_world_keeps_what_a_user_sets_and_reads():
     assert len(w) == 0 and w.x.shape == (0,)
 
 
+def test_a_fast_circle_stops_at_a_thin_wall_unless_sweeping_is_off():
+    ends = []
+    for sweep_from in (0.5, np.inf):
+        w = sc.World(gravity_y=0.0, sweep_from=sweep_from)
+        assert w.options["sweep_from"] == np.float32(sweep_from)
+        w.set_boxes(f32([0.0]), f32([-100.0]), f32([0.001]), f32([100.0]))
+        w.add_circle(-1.0, 0.0, 0.05, vx=5000.0)
+        for _ in range(10):
+            w.step(1 / 60)
+        ends.append(float(w.x[0]))
+    assert ends[0] < 0.0 < ends[1]  # stopped by the wall; through it without sweeping
+    with pytest.raises(ValueError):
+        sc.World(sweep_from=-1.0)
+
+
 def test_step_releases_the_gil():
     # The first step of a large world (a sort, a full listing) runs long enough for this
     # thread to run many times while it does, if the GIL is released.
