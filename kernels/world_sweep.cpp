@@ -35,9 +35,8 @@ namespace sweep = detail::world_sweep_impl;
 // No obstacle hit: what a fast circle's sweep skips on its second part.
 constexpr std::uint32_t none = ~std::uint32_t{0};
 
-// The first impact of a move among a fast circle's obstacles, and which it was: boxes by
-// their entry in the box list, static circles after them by their place in the circle's
-// list (obstacle index). Ties go to the one offered first.
+// The first impact of a move among a fast circle's obstacles, and which it was (boxes by
+// their index, static circles numbered after them). Ties go to the one offered first.
 struct first_hit {
     sweep::impact_result impact = sweep::no_impact();
     std::uint32_t obstacle = none;
@@ -205,10 +204,16 @@ void detail::world_state::list_static_circles() {
     static_slots_.clear();
     aabb_set squares;
     for (std::size_t i = 0; i < size(); ++i) {
-        if (inverse_mass_[i] == 0.0F) {
+        const aabb square = aabb::from_min_max(x_[i] - radius_[i], y_[i] - radius_[i],
+                                               x_[i] + radius_[i], y_[i] + radius_[i]);
+        // A static circle that is not valid (a caller wrote a non-finite centre into
+        // particles()) stops nothing: the grid takes valid boxes only.
+        if (inverse_mass_[i] == 0.0F && std::isfinite(square.min_x) &&
+            std::isfinite(square.min_y) && std::isfinite(square.max_x) &&
+            std::isfinite(square.max_y) && square.min_x <= square.max_x &&
+            square.min_y <= square.max_y) {
             static_slots_.push_back(static_cast<std::uint32_t>(i));
-            squares.push_back(aabb::from_min_max(x_[i] - radius_[i], y_[i] - radius_[i],
-                                                 x_[i] + radius_[i], y_[i] + radius_[i]));
+            squares.push_back(square);
         }
     }
     static_circles_ = static_box_grid(squares.view());

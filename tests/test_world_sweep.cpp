@@ -218,6 +218,24 @@ TEST(world_sweep, worlds_without_fast_impacts_keep_their_bits) {
     expect_same_floats(rows_after(0.5F, false, 60), rows_after(off, false, 60), "no fast circle");
 }
 
+// A static circle that a caller made invalid through particles() (a NaN centre, a huge
+// one) stops nothing and breaks nothing: the fast circle still stops at the wall.
+TEST(world_sweep, an_invalid_static_circle_leaves_the_sweeps_working) {
+    particle_world world({.gravity_y = 0.0F});
+    aabb_set boxes;
+    boxes.push_back(aabb::from_min_max(0, -100, 0.001F, 100));
+    world.set_boxes(boxes.view());
+    world.add_circle({-5, 50, 0.5F}, 0.0F);
+    world.add_circle({-5, -50, 0.5F}, 0.0F);
+    world.add_circle({-1, 0, 0.05F}, 1.0F, 5000.0F, 0.0F);
+    world.particles().x[0] = std::numeric_limits<float>::quiet_NaN();
+    world.particles().x[1] = 3e38F;
+    for (int s = 0; s < 10; ++s) {
+        world.step(dt);
+        ASSERT_LT(world.particles().x[2], 0.0F) << "step " << s;
+    }
+}
+
 TEST(world_sweep, refuses_a_bad_sweep_from) {
     EXPECT_THROW(particle_world({.sweep_from = -1.0F}), std::invalid_argument);
     EXPECT_THROW(particle_world({.sweep_from = std::numeric_limits<float>::quiet_NaN()}),
