@@ -10,7 +10,6 @@
 #include <simdcollide/soa.hpp>
 
 #include <cstddef>
-#include <limits>
 
 namespace simdcollide::simd {
 
@@ -67,7 +66,7 @@ struct swept {
 
     // reference slab_of: the divisions of lanes with d == 0 are discarded.
     static slab_times slab_of(const F& c, const F& d, const F& lo, const F& hi) {
-        const F inf(std::numeric_limits<float>::infinity());
+        const F inf(__builtin_inff()); // not numeric_limits: a weak symbol at -O0 (block_loop.hpp)
         const M still = d == F(0.0F);
         const M within = both<Arch>(lo <= c, c <= hi);
         const F inverse_d = divide<Arch>(F(1.0F), d);
