@@ -7,6 +7,7 @@
 #include <simdcollide/pair_finder.hpp>
 #include <simdcollide/pair_groups.hpp>
 #include <simdcollide/static_boxes.hpp>
+#include <simdcollide/swept.hpp>
 #include <simdcollide/validate.hpp>
 
 namespace simdcollide::python {
@@ -35,6 +36,23 @@ void def_separate_in_order(py::module_& m) {
         py::arg("rounds") = 1, py::arg("workspace") = py::none(),
         "Separates the grouped pairs in order (Gauss-Seidel), `rounds` times over the list, "
         "writing x and y in place.");
+}
+
+// sweep_all on numpy arrays: `sweep(circles, moves, box_set..., out, box)` with the GIL
+// released, as (time, normal_x, normal_y, box, count).
+template <class Sweep>
+py::tuple first_impacts(const circles_arrays& c, const py::object& dx, const py::object& dy,
+                        Sweep sweep) {
+    const circles_cview circles = read_circles(c, "circles");
+    const displacements_cview moves = read_moves(dx, dy, circles.count);
+    const impact_outputs out = impacts_output(py::none(), py::none(), py::none(), circles.count);
+    std::vector<std::uint32_t> box(circles.count);
+    std::size_t hits = 0;
+    {
+        py::gil_scoped_release nogil;
+        hits = sweep(circles, moves, out.view, std::span<std::uint32_t>(box));
+    }
+    return py::make_tuple(out.time, out.normal_x, out.normal_y, uint32_array(box), hits);
 }
 
 py::tuple validation_tuple(const validation& v) {
@@ -90,6 +108,30 @@ built once (the boxes are copied) and queried by push_out_all.)")
         },
         py::arg("circles"), py::arg("boxes"), py::arg("margin") = 0.0F,
         "The brute force of push_out_all: every circle against every box.");
+
+    m.def(
+        "sweep_all",
+        [](const circles_arrays& c, const py::object& dx, const py::object& dy,
+           const static_box_grid& grid) {
+            return first_impacts(c, dx, dy, [&](auto circles, auto moves, auto out, auto box) {
+                return sweep_all(circles, moves, grid, out, box);
+            });
+        },
+        py::arg("circles"), py::arg("dx"), py::arg("dy"), py::arg("grid"),
+        "Each move's first impact among the grid's boxes, and the box it hits (no_box for "
+        "none): (time, normal_x, normal_y, box, count).");
+    reference.def(
+        "sweep_all",
+        [](const circles_arrays& c, const py::object& dx, const py::object& dy,
+           const boxes_arrays& b) {
+            const aabbs_view boxes = read_boxes(b, "boxes");
+            return first_impacts(c, dx, dy, [&](auto circles, auto moves, auto out, auto box) {
+                return reference::sweep_all(circles, moves, boxes, out, box);
+            });
+        },
+        py::arg("circles"), py::arg("dx"), py::arg("dy"), py::arg("boxes"),
+        "The brute force of sweep_all: every move against every box.");
+    m.attr("no_box") = no_box;
 
     py::class_<pair_finder>(m, "PairFinder", R"(Finds every pair of circles within margin of
 contact through a grid, reusing its memory from call to call.)")

@@ -6,7 +6,9 @@
 #include <simdcollide/circle_aabb.hpp>
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/response.hpp>
+#include <simdcollide/swept.hpp>
 
+#include <type_traits>
 #include <utility>
 
 namespace simdcollide::python {
@@ -27,7 +29,8 @@ namespace {
     SIMDCOLLIDE_FORWARD(ns, contact)                                                               \
     SIMDCOLLIDE_FORWARD(ns, push_out)                                                              \
     SIMDCOLLIDE_FORWARD(ns, separate)                                                              \
-    SIMDCOLLIDE_FORWARD(ns, respond)
+    SIMDCOLLIDE_FORWARD(ns, respond)                                                               \
+    SIMDCOLLIDE_FORWARD(ns, sweep)
 struct dispatched {
     SIMDCOLLIDE_KERNELS(simdcollide)
 };
@@ -308,15 +311,71 @@ void bind_response(py::module_& m) {
         "returns how many contacts responded.");
 }
 
+// What a sweep moves against: boxes one per circle, one box for all, or still circles.
+circles_cview obstacles_of(const circles_arrays& c) {
+    return read_circles(c, "obstacles");
+}
+
+template <class K, class Obstacles>
+void bind_sweep(py::module_& m) {
+    const py::object none = py::none();
+    m.def(
+        "sweep",
+        [](const circles_arrays& c, const py::object& dx, const py::object& dy,
+           const Obstacles& obstacles, py::object time, py::object normal_x, py::object normal_y) {
+            const circles_cview circles = read_circles(c, "circles");
+            const displacements_cview moves = read_moves(dx, dy, circles.count);
+            impact_outputs out = impacts_output(std::move(time), std::move(normal_x),
+                                                std::move(normal_y), circles.count);
+            std::size_t hits = 0;
+            {
+                py::gil_scoped_release nogil;
+                if constexpr (std::is_same_v<Obstacles, circles_arrays>) {
+                    hits = K::sweep(circles, moves, obstacles_of(obstacles), out.view);
+                } else {
+                    hits = K::sweep(circles, moves, boxes_of(obstacles), out.view);
+                }
+            }
+            return py::make_tuple(out.time, out.normal_x, out.normal_y, hits);
+        },
+        py::arg("circles"), py::arg("dx"), py::arg("dy"), py::arg("obstacles"),
+        py::arg("time") = none, py::arg("normal_x") = none, py::arg("normal_y") = none,
+        "Circle i moving by (dx[i], dy[i]) against its obstacle (Boxes, one AABB, or still "
+        "Circles): the fraction of the move at first touch and the normal there, from the "
+        "obstacle; time 1 and normal (0, 0) for a miss: (time, normal_x, normal_y, count).");
+}
+
 template <class K>
 void bind_kernels(py::module_& m) {
     bind_circle_box<K, boxes_arrays>(m);
     bind_circle_box<K, aabb>(m);
     bind_circle_circle<K>(m);
     bind_response<K>(m);
+    bind_sweep<K, boxes_arrays>(m);
+    bind_sweep<K, aabb>(m);
+    bind_sweep<K, circles_arrays>(m);
 }
 
 } // namespace
+
+displacements_cview read_moves(py::handle dx, py::handle dy, std::size_t n) {
+    const std::span<float> x = float_array(dx, "dx", access::read);
+    const std::span<float> y = float_array(dy, "dy", access::read);
+    check_length(x.size(), "dx", n, "circles");
+    check_length(y.size(), "dy", n, "circles");
+    return {x.data(), y.data(), n};
+}
+
+impact_outputs impacts_output(py::object time, py::object normal_x, py::object normal_y,
+                              std::size_t n) {
+    std::span<float> t, nx, ny;
+    impact_outputs out;
+    out.time = float_output(std::move(time), n, "time", t);
+    out.normal_x = float_output(std::move(normal_x), n, "normal_x", nx);
+    out.normal_y = float_output(std::move(normal_y), n, "normal_y", ny);
+    out.view = {t.data(), nx.data(), ny.data(), n};
+    return out;
+}
 
 separation_weighting weighting_from(const std::string& name) {
     if (name == "inverse_mass") {

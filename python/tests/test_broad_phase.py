@@ -48,6 +48,21 @@ def test_push_out_all_matches_the_brute_force(isa, margin):
     assert same_bits(gx, x) and same_bits(gy, y)
 
 
+def test_sweep_all_matches_the_brute_force(isa):
+    rng = np.random.default_rng(5)
+    boxes = sc.Boxes(*random_boxes(rng, 200, spread=25.0))
+    grid = sc.StaticBoxGrid(boxes)
+    x, y, r, *_ = pile(4)
+    dx = f32(rng.uniform(-8.0, 8.0, len(x)))
+    dy = f32(rng.uniform(-8.0, 8.0, len(x)))
+    got = sc.sweep_all(sc.Circles(x, y, r), dx, dy, grid)
+    expected = sc.reference.sweep_all(sc.Circles(x, y, r), dx, dy, boxes)
+    assert got[4] == expected[4] and got[4] > 100
+    assert all(same_bits(a, b) for a, b in zip(got[:4], expected[:4]))
+    missed = got[3] == sc.no_box
+    assert np.all(got[0][missed] == 1.0) and np.all(got[0][~missed] <= 1.0)
+
+
 def test_grid_candidates_are_ascending_and_hold_the_touching_boxes():
     boxes = sc.Boxes(f32([0, 10, 0.5]), f32([0, 10, 0.5]), f32([1, 11, 0.6]), f32([1, 11, 0.6]))
     grid = sc.StaticBoxGrid(boxes)

@@ -78,7 +78,18 @@ CASES = {
         *d["p"][:2]],
     "respond_box": lambda m, d: responded_to_box(m, d),
     "respond_pairs": lambda m, d: responded_pairs(m, d),
+    "sweep_boxes": lambda m, d: list(m.sweep(circles(d), *moves(d), boxes(d))),
+    "sweep_one_box": lambda m, d: list(m.sweep(circles(d), *moves(d), ONE_BOX)),
+    "sweep_circles": lambda m, d: list(m.sweep(circles(d), *moves(d), particles(d["q"]))),
 }
+
+
+def moves(d):
+    """Each circle moved towards its box's centre, short of it and past it."""
+    x, y, _ = d["circles"]
+    b = d["boxes"]
+    scale = np.linspace(0.0, 3.0, len(x), dtype=np.float32)
+    return f32((b[0] + b[2]) / 2 - x) * scale, f32((b[1] + b[3]) / 2 - y) * scale
 
 
 def contact_fields(result):
