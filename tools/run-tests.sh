@@ -3,7 +3,8 @@
 # writes them, then
 #   1. Release build, every test (bit-exactness on every ISA this CPU runs, the reference
 #      against hand-worked values, dispatch, the per-ISA symbol check, the Python module's
-#      tests, and the whole suite under qemu as a Core 2 and a Nehalem, CPUs without AVX);
+#      tests, dispatch under qemu as a Core 2 and a Nehalem, CPUs without AVX, and the
+#      whole suite as the Core 2);
 #   2. Debug build with AddressSanitizer and UndefinedBehaviorSanitizer, every test but
 #      the qemu ones (the sanitizers' runtimes do not run under qemu-user) and the 10 000
 #      circle soak (about ten seconds in Release, far longer at -O0 with sanitizers; a 500
