@@ -1,6 +1,6 @@
-// Continuous collision (world.hpp, step 1b): the fast circles of a step, and each substep
-// their moves swept against their listed boxes and static circles, so that none passes
-// through a wall or a static circle however fast it goes.
+// Continuous collision (world.hpp, step 1b): each substep's fast circles, their moves swept
+// against the boxes and static circles near their paths, so that none passes through a
+// wall or a static circle however fast it goes.
 //
 // The sweeps use the reference's per-move math (swept.inl) in scalar code shared by every
 // instruction set, and each fast circle reads only static obstacles and writes only itself:

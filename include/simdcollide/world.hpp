@@ -27,17 +27,18 @@
 //   1. semi-implicit Euler for every circle with inverse mass > 0: v += gravity * h, then
 //      x += v * h;
 //   1b. continuous collision (world_options::sweep_from): each fast circle (one that can
-//      move further in a substep than sweep_from times its radius, by its speed at the
-//      start of the step and what gravity adds over the step) has its move of 1 swept
-//      (swept.hpp) against its listed boxes and static circles. At the first impact it
-//      stops where it touches; its velocity loses its approach along the impact's normal,
-//      times 1 + restitution, and friction slows it along the surface, within mu times that
+//      move further in the substep than sweep_from times its radius, by its speed before
+//      phase 1 and what gravity adds in it) has its move of 1 swept (swept.hpp) against the
+//      boxes and static circles near its path. At the first impact it stops where it
+//      touches; its velocity loses its approach along the impact's normal, times
+//      1 + restitution, and friction slows it along the surface, within mu times that
 //      impulse; the rest of its move, less the part into the surface, is swept again (the
 //      surface hit left out) and taken up to any second impact, which answers the same way.
 //      Where it ends counts as its position after phase 1. A fast circle against a moving
 //      one is left to the substeps, as Box2D leaves bodies that are not bullets: two fast
 //      circles can pass through each other, and neither passes through a static one. A
-//      circle that a collision makes fast during a step is swept from the next step on.
+//      step in bands (below) in which a circle can be fast, by the speeds at its start and
+//      what gravity adds over it, runs outside bands.
 //   2. the listed boxes in contact now, each with its normal, depth and approach speed vn0
 //      (relative velocity along the normal; < 0 when closing);
 //   3. for each part of the schedule in turn, `separation_iterations` rounds of separation
@@ -195,10 +196,10 @@ struct world_options {
     separation_weighting weighting = separation_weighting::inverse_mass;
     float max_correction_speed = 5.0F; ///< > 0, length / time: see step 5 above
     /// >= 0, unitless, or infinity (never): continuous collision (step 1b above). A moving
-    /// circle that can move further in a substep than sweep_from times its radius, by its
-    /// speed at the start of the step and what gravity adds over the step, is swept along
-    /// each substep's move against its listed boxes and static circles, so that it never
-    /// passes through one. Slower circles take none of it. 0 sweeps every moving circle.
+    /// circle that can move further in a substep than sweep_from times its radius is swept
+    /// along that substep's move against the boxes and static circles near its path, so
+    /// that it never passes through one. Slower circles take none of it. 0 sweeps every
+    /// moving circle.
     float sweep_from = 0.5F;
     /// >= 0, length: how much further than a step's possible move each circle's pairs and
     /// boxes are listed. Larger lists, made less often (see the top of this file; why 0.08:
