@@ -16,7 +16,7 @@
 #      holds every build to one hash), without the Python module, which job 1 tests;
 #   5. a clang build with ThreadSanitizer of the thread and worker tests alone;
 #   6. a clang build of the libFuzzer targets (tests/fuzz), with ASan and UBSan, each run
-#      for SIMDCOLLIDE_FUZZ_SECONDS (default 60) from a fixed seed: every kernel of every
+#      for SIMDCOLLIDE_FUZZ_SECONDS (default 30) from a fixed seed: every kernel of every
 #      ISA this CPU runs against the reference, and the broad phases and the world against
 #      their brute forces and across ISAs, on inputs the fuzzer makes up.
 #
@@ -94,7 +94,7 @@ cmake --build "$root/fuzz" -j"$jobs"
 for target in kernels many; do
     log="$root/fuzz/$target.log"
     if ! "$root/fuzz/tests/fuzz/simdcollide_fuzz_$target" -seed=1 \
-        -max_total_time="${SIMDCOLLIDE_FUZZ_SECONDS:-60}" -artifact_prefix="$root/fuzz/" >"$log" 2>&1; then
+        -max_total_time="${SIMDCOLLIDE_FUZZ_SECONDS:-30}" -artifact_prefix="$root/fuzz/" >"$log" 2>&1; then
         tail -n 60 "$log"
         echo "fuzz_$target failed (its input is the crash-* file in $root/fuzz/)"
         exit 1
