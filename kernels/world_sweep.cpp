@@ -82,8 +82,13 @@ struct fast_test {
     float gain;
 
     // Without branches (& and |, not && and ||), so that GCC vectorises the loops over it.
+    // The speed circle i must pass: sweep_from * r / h - gain.
+    [[nodiscard]] float threshold_of(std::size_t i) const {
+        return sweep_from * radius[i] * inverse_h - gain;
+    }
+
     [[nodiscard]] bool operator()(std::size_t i) const {
-        const float threshold = sweep_from * radius[i] * inverse_h - gain;
+        const float threshold = threshold_of(i);
         const float v2 = vx[i] * vx[i] + vy[i] * vy[i];
         return static_cast<bool>(
             static_cast<int>(inverse_mass[i] > 0.0F) &
@@ -129,9 +134,6 @@ float detail::world_state::fast_floor(float h) {
     if (!(fast.sweep_from < std::numeric_limits<float>::infinity())) {
         return std::numeric_limits<float>::infinity();
     }
-    const auto threshold = [&](std::size_t i) {
-        return fast.sweep_from * fast.radius[i] * fast.inverse_h - fast.gain;
-    };
     float floor = std::numeric_limits<float>::infinity();
     std::size_t i = 0;
 #if defined(__SSE2__)
@@ -142,7 +144,7 @@ float detail::world_state::fast_floor(float h) {
     const __m128 inverse_h = _mm_set1_ps(fast.inverse_h);
     const __m128 gain = _mm_set1_ps(fast.gain);
     for (; i + 4 <= size(); i += 4) {
-        // threshold(i), the same operations in the same order
+        // threshold_of(i), the same operations in the same order
         const __m128 t = _mm_sub_ps(
             _mm_mul_ps(_mm_mul_ps(sweep_from, _mm_loadu_ps(fast.radius + i)), inverse_h), gain);
         const __m128 moving = _mm_cmpgt_ps(_mm_loadu_ps(fast.inverse_mass + i), _mm_setzero_ps());
@@ -155,7 +157,8 @@ float detail::world_state::fast_floor(float h) {
     }
 #endif
     for (; i < size(); ++i) {
-        floor = fast.inverse_mass[i] > 0.0F && threshold(i) < floor ? threshold(i) : floor;
+        const float threshold = fast.threshold_of(i);
+        floor = fast.inverse_mass[i] > 0.0F && threshold < floor ? threshold : floor;
     }
     return floor;
 }
