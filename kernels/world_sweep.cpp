@@ -9,6 +9,7 @@
 #include "world_state.hpp"
 
 #include "kernel_table.hpp"
+#include "world_impact.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -48,26 +49,6 @@ struct first_hit {
         }
     }
 };
-
-// A static obstacle's impulse on a circle at impact (docs/behaviour.md "Velocity response",
-// the obstacle static): its approach along n reversed times restitution, then friction
-// along the surface within mu times that impulse.
-void respond(float& vx, float& vy, float nx, float ny, float restitution, float friction) {
-    const float vn = vx * nx + vy * ny;
-    if (!(vn < 0.0F)) {
-        return;
-    }
-    const float j = -(1.0F + restitution) * vn;
-    vx += j * nx;
-    vy += j * ny;
-    const float tx = -ny;
-    const float ty = nx;
-    const float vt = vx * tx + vy * ty;
-    const float limit = friction * j;
-    const float jt = std::max(-limit, std::min(-vt, limit));
-    vx += jt * tx;
-    vy += jt * ty;
-}
 
 // Whether circle i can move further than sweep_from times its radius in a substep of h:
 // speed + `gain` > sweep_from * r / h, compared squared (no square root), a threshold below
@@ -267,7 +248,8 @@ void detail::world_state::sweep_fast_circles() {
             continue;
         }
         const sweep::impact_result& a = hit.impact;
-        respond(vx_[f], vy_[f], a.normal_x, a.normal_y, options_.restitution, options_.friction);
+        detail::respond_to_impact(vx_[f], vy_[f], a.normal_x, a.normal_y, options_.restitution,
+                                  options_.friction);
         // Up to the impact, then the rest of the move less its part into the surface.
         const float ix = sx + a.time * dx;
         const float iy = sy + a.time * dy;
@@ -283,8 +265,8 @@ void detail::world_state::sweep_fast_circles() {
         const float t = second.obstacle == none ? 1.0F : second.impact.time;
         if (second.obstacle != none) {
             const sweep::impact_result& b = second.impact;
-            respond(vx_[f], vy_[f], b.normal_x, b.normal_y, options_.restitution,
-                    options_.friction);
+            detail::respond_to_impact(vx_[f], vy_[f], b.normal_x, b.normal_y, options_.restitution,
+                                      options_.friction);
         }
         x_[f] = ix + t * rx;
         y_[f] = iy + t * ry;

@@ -1,0 +1,33 @@
+// A moving circle's answer to an impact on something the step does not move back (a static
+// obstacle, or a kinematic box in its own frame): shared by continuous collision
+// (world_sweep.cpp) and the kinematic boxes (world_kinematic.cpp). Scalar code compiled once,
+// so every instruction set gets the same bits.
+#pragma once
+
+#include <algorithm>
+
+namespace simdcollide::detail {
+
+/// The impulse of an obstacle on a circle at impact (docs/behaviour.md "Velocity response",
+/// the obstacle's mass infinite), on the velocity (vx, vy) relative to the obstacle: its
+/// approach along the normal n reversed times restitution, then friction along the surface
+/// within mu times that impulse. A velocity that does not approach is left as it is.
+inline void respond_to_impact(float& vx, float& vy, float nx, float ny, float restitution,
+                              float friction) {
+    const float vn = vx * nx + vy * ny;
+    if (!(vn < 0.0F)) {
+        return;
+    }
+    const float j = -(1.0F + restitution) * vn;
+    vx += j * nx;
+    vy += j * ny;
+    const float tx = -ny;
+    const float ty = nx;
+    const float vt = vx * tx + vy * ty;
+    const float limit = friction * j;
+    const float jt = std::max(-limit, std::min(-vt, limit));
+    vx += jt * tx;
+    vy += jt * ty;
+}
+
+} // namespace simdcollide::detail
