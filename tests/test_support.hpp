@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -166,6 +168,24 @@ struct pair_scene {
         max_y[i] = b.max_y;
     }
 };
+
+/// A world's circles' x, y, vx and vy, one field after the other, in the caller's indexing:
+/// what the world's tests compare bit for bit.
+inline std::vector<float> motion_of(particle_world& world) {
+    const particles_view p = world.particles();
+    std::vector<float> state;
+    for (const float* field : {p.x, p.y, p.vx, p.vy}) {
+        state.insert(state.end(), field, field + p.count);
+    }
+    return state;
+}
+
+/// The distance from (x, y) to box b (0 inside).
+inline float distance_to(float x, float y, const aabb& b) {
+    const float dx = std::max({b.min_x - x, 0.0F, x - b.max_x});
+    const float dy = std::max({b.min_y - y, 0.0F, y - b.max_y});
+    return std::hypot(dx, dy);
+}
 
 /// A container for a particle world's tests: a floor 1 thick under [-1, width + 1] and two
 /// walls 1 thick from it up to `height`, inside faces at x = 0 and x = width.

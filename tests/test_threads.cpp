@@ -182,12 +182,7 @@ std::vector<float> stepped_world(std::uint32_t seed, int steps) {
     for (int s = 0; s < steps; ++s) {
         world.step(1.0F / 60.0F);
     }
-    const particles_view p = world.particles();
-    std::vector<float> state;
-    for (const float* field : {p.x, p.y, p.vx, p.vy}) {
-        state.insert(state.end(), field, field + p.count);
-    }
-    return state;
+    return motion_of(world);
 }
 
 TEST(threads, worlds_on_threads_of_their_own_step_as_on_one) {

@@ -42,12 +42,7 @@ std::vector<float> stepped_state(isa which, particle_world world, int steps) {
         world.step(1.0F / 60.0F);
     }
     reset_isa();
-    const particles_view p = world.particles();
-    std::vector<float> state;
-    for (const float* field : {p.x, p.y, p.vx, p.vy}) {
-        state.insert(state.end(), field, field + p.count);
-    }
-    return state;
+    return motion_of(world);
 }
 
 // Every instruction set this CPU runs (the reference too where asked) steps `world` to the

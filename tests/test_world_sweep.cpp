@@ -14,13 +14,6 @@ namespace {
 
 constexpr float dt = 1.0F / 60.0F;
 
-// The distance from (x, y) to box b (0 inside).
-float distance_to(float x, float y, const aabb& b) {
-    const float dx = std::max({b.min_x - x, 0.0F, x - b.max_x});
-    const float dy = std::max({b.min_y - y, 0.0F, y - b.max_y});
-    return std::hypot(dx, dy);
-}
-
 class world_sweep_on_each_isa : public on_each_isa {};
 
 // A wall at x in [0, w], far taller than a circle slides along it in the test; a circle shot at it
@@ -162,12 +155,7 @@ std::vector<float> state_after(particle_world world, int steps) {
                 << "circle " << i << " left the container at step " << s;
         }
     }
-    const particles_view p = world.particles();
-    std::vector<float> state;
-    for (const float* field : {p.x, p.y, p.vx, p.vy}) {
-        state.insert(state.end(), field, field + p.count);
-    }
-    return state;
+    return motion_of(world);
 }
 
 TEST(world_sweep, a_burst_steps_to_the_same_bits_on_every_isa_and_worker_count) {
