@@ -76,6 +76,37 @@ void for_each_entry_within(const circle_cells& cells, float x, float y, float re
                              });
 }
 
+/// Calls visit(j) for every circle j of the circles `cells` was sorted from (with `moved` as
+/// for_each_near) that can reach into the square of half-side reach around (x, y): at least
+/// each one whose circle, as it is now, meets that square, and others; the caller tests
+/// each. None twice.
+template <class Visit>
+void for_each_candidate_within(const circle_cells& cells, const moved_circles& moved, float x,
+                               float y, float reach, Visit visit) {
+    if (!cells.grid.empty) {
+        const float r_small = cells.grid.r_small;
+        for_each_cell_run_within(cells.grid.shape, x, y, reach + r_small,
+                                 [&](std::size_t first_cell, std::size_t last_cell) {
+                                     for_each_entry_in(
+                                         cells, first_cell, last_cell, [&](std::uint32_t s) {
+                                             const std::uint32_t j = cells.order[s];
+                                             if (cells.radius[s] <= r_small && !moved.contains(j)) {
+                                                 visit(j);
+                                             }
+                                         });
+                                     moved.for_each_in_cells(first_cell, last_cell, visit);
+                                 });
+    }
+    for (const std::uint32_t j : cells.large) {
+        if (!moved.contains(j)) {
+            visit(j);
+        }
+    }
+    for (const std::uint32_t j : moved.one_by_one()) {
+        visit(j);
+    }
+}
+
 /// Calls near(j) for every circle j != v of `circles` with |c_j - c_v|^2 < (r_j + r_v)^2,
 /// computed as d = c_j - c_v, reach = r_j + r_v: the pair test of a brute force over all j,
 /// for the few cells within reach of v. `cells` must have been sorted from `circles`, and

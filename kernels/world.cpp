@@ -1,6 +1,7 @@
 // The particle world: its options, and the step, stage by stage (see world.hpp and
 // docs/architecture.md). Each stage lives in a file of its own: world_circles.cpp,
-// world_slots.cpp, world_lists.cpp, world_substep.cpp, world_bands.cpp.
+// world_slots.cpp, world_lists.cpp, world_substep.cpp, world_sweep.cpp, world_kinematic.cpp,
+// world_bands.cpp.
 #include "world_state.hpp"
 
 #include "kernel_table.hpp"
@@ -127,6 +128,7 @@ void detail::world_state::step(float dt) {
     // Resolved before anything changes: the first call reads SIMDCOLLIDE_ISA and may throw
     // isa_unavailable, which then leaves the world as it was.
     const detail::kernel_table& kernels = detail::active_table();
+    plan_kinematic_step(dt); // may refuse a kinematic box's move, before anything changes
     if (circles_changed_ || circle_of_slot_.size() != size() || steps_ % sort_every == 0) {
         sort_slots();
         circles_changed_ = false;
@@ -145,10 +147,12 @@ void detail::world_state::step(float dt) {
         ++listings_.full;
         break;
     }
-    // A step that can have fast circles (world.hpp, step 1b) runs outside bands, on the
-    // schedule; the static circles are found again when a sweep needs them.
+    list_kinematic_entries();
+    // A step that can have fast circles (world.hpp, step 1b) or has circles near a kinematic
+    // box (1c and 4b) runs outside bands, on the schedule; the static circles are found
+    // again when a sweep needs them.
     const float h = dt / static_cast<float>(options_.substeps);
-    const bool in_bands = banded() && !fast_in_step(h);
+    const bool in_bands = banded() && kinematic_box_of_.empty() && !fast_in_step(h);
     static_circles_current_ = false;
     fast_floor_ = in_bands ? 0.0F : fast_floor(h);
     if (listed != listing::kept && banded()) {
@@ -174,9 +178,11 @@ void detail::world_state::step(float dt) {
     } else {
         find_box_contact_blocks();
         for (int s = 0; s < options_.substeps; ++s) {
+            kinematic_substep_start(s);
             substep(h, kernels);
         }
     }
+    finish_kinematic_step();
     scatter(kernels);
     ++steps_;
 }
@@ -211,6 +217,24 @@ std::size_t particle_world::remove_marked(std::span<const std::uint8_t> doomed) 
 }
 void particle_world::set_boxes(aabbs_view boxes) {
     state_->set_boxes(boxes);
+}
+std::size_t particle_world::add_kinematic_box(aabb box, float vx, float vy) {
+    return state_->add_kinematic_box(box, vx, vy);
+}
+void particle_world::set_kinematic_velocity(std::size_t index, float vx, float vy) {
+    state_->set_kinematic_velocity(index, vx, vy);
+}
+void particle_world::move_kinematic_box(std::size_t index, aabb next) {
+    state_->move_kinematic_box(index, next);
+}
+void particle_world::remove_kinematic_box(std::size_t index) {
+    state_->remove_kinematic_box(index);
+}
+std::size_t particle_world::kinematic_box_count() const noexcept {
+    return state_->kinematic_box_count();
+}
+particle_world::kinematic_box particle_world::kinematic_box_at(std::size_t index) const {
+    return state_->kinematic_box_at(index);
 }
 void particle_world::step(float dt) {
     state_->step(dt);

@@ -55,6 +55,12 @@ public:
     void remove_circle(std::size_t index);
     std::size_t remove_marked(std::span<const std::uint8_t> doomed);
     void set_boxes(aabbs_view boxes);
+    std::size_t add_kinematic_box(aabb box, float vx, float vy);
+    void set_kinematic_velocity(std::size_t index, float vx, float vy);
+    void move_kinematic_box(std::size_t index, aabb next);
+    void remove_kinematic_box(std::size_t index);
+    [[nodiscard]] std::size_t kinematic_box_count() const noexcept { return kinematic_.vx.size(); }
+    [[nodiscard]] particle_world::kinematic_box kinematic_box_at(std::size_t index) const;
     void step(float dt);
     [[nodiscard]] std::size_t size() const noexcept { return indexed_.x.size(); }
     [[nodiscard]] particles_view particles() noexcept;
@@ -99,6 +105,12 @@ public:
     /// floor, then each substep's look, all from the state as it is. Returns how many fast
     /// circles the looks found. For the benchmarks.
     std::size_t look_for_fast_circles(float dt);
+    /// The (slot, kinematic box) entries of the last step (world.hpp, steps 1c and 4b):
+    /// each circle whose listed reach meets a kinematic box's path over the step, by slot
+    /// and then box. For tests; valid until the next step.
+    [[nodiscard]] std::size_t kinematic_entry_count() const noexcept {
+        return kinematic_box_of_.size();
+    }
     /// What a substep of length h (time units) records its touches with, from the options
     /// (detail: for the benchmarks that time phases 3 and 6 alone as a step runs them).
     [[nodiscard]] detail::touch_parameters touch_parameters_for(float h) const;
@@ -127,6 +139,12 @@ private:
     void list_static_circles();
     void sweep_fast_circles();
     void find_box_contact_blocks();
+    void plan_kinematic_step(float dt);
+    void list_kinematic_entries();
+    void kinematic_substep_start(int substep);
+    void sweep_kinematic_boxes(float h);
+    void push_out_of_kinematic_boxes(float h);
+    void finish_kinematic_step();
     void plan_bands();
     void substeps_in_bands(float h, const detail::kernel_table& kernels);
     void respond_in_passes(const particles_view& p, float friction);
@@ -208,6 +226,25 @@ private:
     static_box_grid static_circles_;
     std::vector<std::uint32_t> static_slots_, near_;
     bool static_circles_current_ = false;
+    // Kinematic boxes (world_kinematic.cpp), by index: where each is, its velocity, and the
+    // place move_kinematic_box gave it for the next step (if moving). For the step under
+    // way: where each started it, its corners' move a substep, and its velocity in contacts;
+    // where each is at the start (box_from) and end (box_to) of the substep under way, as
+    // records of (min x, min y, max x, max y).
+    struct {
+        std::vector<float> min_x, min_y, max_x, max_y, vx, vy;
+        std::vector<std::uint8_t> moving;
+        std::vector<float> next_min_x, next_min_y, next_max_x, next_max_y;
+        std::vector<float> step_move; // 4 a box: the corners' move a substep
+        std::vector<float> contact_vx, contact_vy;
+        std::vector<float> box_from, box_to;
+    } kinematic_;
+    // The step's entries: the circles near a kinematic box's path (slots, ascending), the
+    // first of each one's boxes in kinematic_box_of_ (and one past the last), where each
+    // circle started the substep, and scratch of (slot, box) pairs.
+    std::vector<std::uint32_t> kinematic_circles_, kinematic_first_, kinematic_box_of_;
+    std::vector<float> kinematic_start_x_, kinematic_start_y_;
+    std::vector<circle_pair> kinematic_found_;
     // A step that ran outside bands in a world with bands (for its fast circles) built the
     // schedule afresh; when the lists change in bands, the schedule is out of date.
     bool schedule_stale_ = true;

@@ -133,6 +133,8 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     });
     // 1b. Continuous collision: the fast circles' moves swept (world_sweep.cpp).
     sweep_fast_circles();
+    // 1c. Kinematic boxes: the moves of the circles near them swept in each box's frame.
+    sweep_kinematic_boxes(h);
 
     // 2. The listed boxes in contact now, each with its normal, depth and approach speed,
     // block by block: a block's touches go to the room of its entries.
@@ -181,6 +183,8 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
         kernels.world.push_boxes(p, box_contacts_.data() + from, box_contacts_from_[k + 1] - from,
                                  box_records_.data());
     });
+    // 4b. Kinematic boxes: no correction of 3 and 4 carries a circle into one.
+    push_out_of_kinematic_boxes(h);
 
     // 5. Velocity update: the corrections of 3 and 4 become velocity, capped in speed, so
     // that a corrected overlap does not go on closing, and a correction is not free energy.

@@ -1,4 +1,5 @@
-// A particle world: circles that move, static boxes that do not, stepped in time.
+// A particle world: circles that move, static boxes that do not, kinematic boxes that the
+// host moves, stepped in time.
 //
 // A step works on the circles in slots: every sort_every (32) steps, the first included,
 // they are sorted by the cell of a grid their centres fall in, so that circles that can
@@ -38,7 +39,20 @@
 //      one is left to the substeps, as Box2D leaves bodies that are not bullets: two fast
 //      circles can pass through each other, and neither passes through a static one. A
 //      step in bands (below) in which a circle can be fast, by the speeds at its start and
-//      what gravity adds over it, runs outside bands.
+//      what gravity adds over it, or in which a circle is listed with a kinematic box, runs
+//      outside bands.
+//   1c. kinematic boxes (add_kinematic_box): each step first lists, for each kinematic box,
+//      the moving circles whose listed reach (above) meets the bounds of where the box starts
+//      and ends the step. In each substep the box moves by its substep's move m (v h, or an
+//      equal part of the way to where move_kinematic_box sent it), and each listed circle's
+//      move of 1 and 1b, from s by d, is swept against its boxes in ascending order, each in
+//      its own frame: from s by d - m against the box where it started the substep. At an
+//      impact the circle's velocity relative to the box (the box's velocity: v, or its
+//      centre's move over dt) loses its approach along the normal times 1 + restitution, and
+//      friction slows it along the surface within mu times that impulse; the circle ends at
+//      the impact, plus the rest of its move in that frame less its part into the box, plus
+//      m. Where it ends counts as its position after phase 1. So a box pushes a circle at any
+//      speed without passing through it, and carries one resting on it;
 //   2. the listed boxes in contact now, each with its normal, depth and approach speed vn0
 //      (relative velocity along the normal; < 0 when closing);
 //   3. for each part of the schedule in turn, `separation_iterations` rounds of separation
@@ -54,6 +68,13 @@
 //      moves again is held again);
 //   4. each moving circle pushed out of its listed boxes in ascending box index
 //      (docs/behaviour.md's order rule); static circles are never moved;
+//   4b. each circle listed with a kinematic box: its move by 3 and 4 (from where 1c left it)
+//      swept against each of its boxes, still where the substep ends them, in ascending
+//      order; at an impact it stops there and slides on along the surface, and a circle still
+//      inside a box is pushed out through its nearest face. Friction slows its velocity
+//      relative to the box within mu times the normal impulse those corrections amount to
+//      (their part along the normal over h), as for the static boxes in 6. A circle pinched
+//      between two boxes, or a box and a static one, is held out of the kinematic box;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
 //      the correction of 3 and 4 divided by h, that gain capped at max_correction_speed.
 //      So a contact that closed during the substep ends it at rest along its normal, and a
@@ -263,7 +284,8 @@ struct world_options {
     task_callbacks tasks{};
 };
 
-/// Owns circles (position, radius, inverse mass, velocity) and static boxes, and steps them.
+/// Owns circles (position, radius, inverse mass, velocity), static boxes and kinematic boxes,
+/// and steps them.
 class particle_world {
 public:
     /// Steps between sorts of the circles into slots (the first step sorts too): often
@@ -317,6 +339,40 @@ public:
     /// the first invalid box, and then keeps the previous boxes.
     void set_boxes(aabbs_view boxes);
 
+    /// Adds a kinematic box: one the host moves (steps 1c and 4b above). Each step moves it
+    /// by its velocity (vx, vy) times dt, substep by substep, unless move_kinematic_box gave
+    /// it a place for that step. Returns its index among the kinematic boxes (indices never
+    /// change but by removal). Throws std::invalid_argument naming it, and adds nothing,
+    /// unless the box is valid (finite, min <= max) and the velocity finite. Adding or
+    /// removing a kinematic box changes no other list: the static boxes' grid stays.
+    std::size_t add_kinematic_box(aabb box, float vx = 0.0F, float vy = 0.0F);
+    /// Sets kinematic box `index`'s velocity (length / time) for the steps to come. Throws
+    /// std::out_of_range unless index < kinematic_box_count(), std::invalid_argument unless
+    /// vx and vy are finite; either way nothing changes.
+    void set_kinematic_velocity(std::size_t index, float vx, float vy);
+    /// Where kinematic box `index` is to be at the end of the next step: that step moves it
+    /// there in equal parts a substep, each corner on its own, and its velocity in that
+    /// step's contacts is its centre's, (where it goes - where it is) / dt. Its velocity
+    /// applies again from the step after. Throws std::out_of_range unless index <
+    /// kinematic_box_count(), std::invalid_argument unless `next` is valid (finite, min <=
+    /// max); either way nothing changes.
+    void move_kinematic_box(std::size_t index, aabb next);
+    /// Removes kinematic box `index`; those after it move down one index. Throws
+    /// std::out_of_range, and removes nothing, unless index < kinematic_box_count().
+    void remove_kinematic_box(std::size_t index);
+    /// A kinematic box now: where it is, its velocity, and where move_kinematic_box sent it
+    /// for the next step (`moving` true), if it did.
+    struct kinematic_box {
+        aabb box;
+        float vx = 0.0F;
+        float vy = 0.0F;
+        bool moving = false;
+        aabb next;
+    };
+    [[nodiscard]] std::size_t kinematic_box_count() const noexcept;
+    /// Throws std::out_of_range unless index < kinematic_box_count().
+    [[nodiscard]] kinematic_box kinematic_box_at(std::size_t index) const;
+
     /// The longest step and the shortest substep (dt / substeps) step() accepts, in time
     /// units: within them 1 / h, gravity's speed and fall over a step and the velocity
     /// update stay far from the float range's ends.
@@ -325,7 +381,8 @@ public:
 
     /// Advances by dt (time units). Throws std::invalid_argument, and changes nothing,
     /// unless dt is finite, at most max_time_step, and dt / substeps is at least
-    /// min_substep.
+    /// min_substep, and every kinematic box's move in the step stays finite (the message
+    /// names the first that does not).
     ///
     /// Keep dt fixed for a pile that should stay at rest: the overlap a resting pile keeps
     /// depends on dt / substeps, and a shorter substep lets it spring back up, the whole

@@ -1,0 +1,496 @@
+// Kinematic boxes (world.hpp, steps 1c and 4b): boxes the host moves, by a velocity or to a
+// place it gives for the next step. Each step finds the circles near each box's path; each
+// substep sweeps those circles' moves against the boxes in each box's own frame, so that a
+// box pushes a circle at any speed without passing through it, and then keeps the other
+// phases' corrections from carrying a circle into a box.
+//
+// Scalar code compiled once, on the reference's per-move math (swept.inl, circle_aabb.inl):
+// the same bits on every instruction set. Each circle's entries read the boxes and write that
+// circle alone, so the workers take blocks of circles and the bits do not depend on their
+// number.
+#include "world_state.hpp"
+
+#include "circle_grid.hpp"
+#include "tasks.hpp"
+#include "world_errors.hpp"
+#include "world_impact.hpp"
+#include "world_tasks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace simdcollide {
+namespace detail::world_kinematic_impl {
+// minmax.inl first: the others use it.
+#include "reference/minmax.inl"
+
+#include "reference/circle_aabb.inl"
+#include "reference/swept.inl"
+} // namespace detail::world_kinematic_impl
+
+namespace {
+
+namespace math = detail::world_kinematic_impl;
+using detail::number;
+using detail::refuse;
+
+std::string name_of(std::size_t index) {
+    return "kinematic box " + std::to_string(index);
+}
+
+// Why `box` cannot be kinematic box `index`'s place, or empty.
+std::string invalid_box(std::size_t index, const aabb& box) {
+    for (const auto& [name, value] :
+         {std::pair{"min_x", box.min_x}, std::pair{"min_y", box.min_y},
+          std::pair{"max_x", box.max_x}, std::pair{"max_y", box.max_y}}) {
+        if (!std::isfinite(value)) {
+            return name_of(index) + ": " + name + " is " + number(value) + ", must be finite";
+        }
+    }
+    if (!(box.min_x <= box.max_x && box.min_y <= box.max_y)) {
+        return name_of(index) + ": (" + number(box.min_x) + ", " + number(box.min_y) + ") to (" +
+               number(box.max_x) + ", " + number(box.max_y) +
+               ") is inverted, must have min <= max on both axes";
+    }
+    return {};
+}
+
+void check_velocity(std::size_t index, float vx, float vy) {
+    if (!std::isfinite(vx) || !std::isfinite(vy)) {
+        refuse(name_of(index) + ": velocity (" + number(vx) + ", " + number(vy) +
+               ") must be finite");
+    }
+}
+
+// Where a corner that starts the step at `from` and moves by `move` a substep is after k of
+// the step's substeps: from + k * move, and `next` exactly after the last one for a box sent
+// there.
+float corner_after(float from, float move, int k, int substeps, bool moving, float next) {
+    if (moving && k == substeps) {
+        return next;
+    }
+    return k == 0 ? from : from + static_cast<float>(k) * move;
+}
+
+// Whether the path of a circle of radius r from (sx, sy) by (dx, dy) can meet the box record
+// b: its bounds against the box's.
+bool path_meets(float sx, float sy, float dx, float dy, float r, const float* b) {
+    const float ex = sx + dx;
+    const float ey = sy + dy;
+    return std::min(sx, ex) - r <= b[2] && std::max(sx, ex) + r >= b[0] &&
+           std::min(sy, ey) - r <= b[3] && std::max(sy, ey) + r >= b[1];
+}
+
+// The rest of a move of (dx, dy) after an impact at `time` with normal n, less its part into
+// the surface: what slides on along it.
+void slide_after(const math::impact_result& hit, float dx, float dy, float& rx, float& ry,
+                 float& into) {
+    const float rest = 1.0F - hit.time;
+    rx = dx * rest;
+    ry = dy * rest;
+    into = rx * hit.normal_x + ry * hit.normal_y;
+    if (into < 0.0F) {
+        rx -= into * hit.normal_x;
+        ry -= into * hit.normal_y;
+    } else {
+        into = 0.0F;
+    }
+}
+
+// on_circle(e) for each of `count` listed circles, in blocks on the workers: each writes its
+// own circle alone, so the bits do not depend on who runs which block.
+template <class OnCircle>
+void for_each_listed_circle(const detail::task_runner& tasks, std::size_t count,
+                            OnCircle&& on_circle) {
+    detail::for_each_item(tasks, detail::task_blocks(count), [&](std::size_t block) {
+        const detail::task_block range = detail::block_of(block, count);
+        for (std::size_t e = range.first; e < range.end; ++e) {
+            on_circle(e);
+        }
+    });
+}
+
+} // namespace
+
+std::size_t detail::world_state::add_kinematic_box(aabb box, float vx, float vy) {
+    const std::size_t index = kinematic_box_count();
+    if (const std::string why = invalid_box(index, box); !why.empty()) {
+        refuse(why);
+    }
+    check_velocity(index, vx, vy);
+    kinematic_.min_x.push_back(box.min_x);
+    kinematic_.min_y.push_back(box.min_y);
+    kinematic_.max_x.push_back(box.max_x);
+    kinematic_.max_y.push_back(box.max_y);
+    kinematic_.vx.push_back(vx);
+    kinematic_.vy.push_back(vy);
+    kinematic_.moving.push_back(0);
+    for (std::vector<float>* next : {&kinematic_.next_min_x, &kinematic_.next_min_y,
+                                     &kinematic_.next_max_x, &kinematic_.next_max_y}) {
+        next->push_back(0.0F);
+    }
+    return index;
+}
+
+namespace {
+void check_index(const char* what, std::size_t index, std::size_t count) {
+    if (index >= count) {
+        throw std::out_of_range("simdcollide::particle_world: " + std::string(what) + "(" +
+                                std::to_string(index) + ") with " + std::to_string(count) +
+                                " kinematic boxes");
+    }
+}
+} // namespace
+
+void detail::world_state::set_kinematic_velocity(std::size_t index, float vx, float vy) {
+    check_index("set_kinematic_velocity", index, kinematic_box_count());
+    check_velocity(index, vx, vy);
+    kinematic_.vx[index] = vx;
+    kinematic_.vy[index] = vy;
+}
+
+void detail::world_state::move_kinematic_box(std::size_t index, aabb next) {
+    check_index("move_kinematic_box", index, kinematic_box_count());
+    if (const std::string why = invalid_box(index, next); !why.empty()) {
+        refuse(why);
+    }
+    kinematic_.moving[index] = 1;
+    kinematic_.next_min_x[index] = next.min_x;
+    kinematic_.next_min_y[index] = next.min_y;
+    kinematic_.next_max_x[index] = next.max_x;
+    kinematic_.next_max_y[index] = next.max_y;
+}
+
+void detail::world_state::remove_kinematic_box(std::size_t index) {
+    check_index("remove_kinematic_box", index, kinematic_box_count());
+    const auto at = static_cast<std::ptrdiff_t>(index);
+    for (std::vector<float>* field :
+         {&kinematic_.min_x, &kinematic_.min_y, &kinematic_.max_x, &kinematic_.max_y,
+          &kinematic_.vx, &kinematic_.vy, &kinematic_.next_min_x, &kinematic_.next_min_y,
+          &kinematic_.next_max_x, &kinematic_.next_max_y}) {
+        field->erase(field->begin() + at);
+    }
+    kinematic_.moving.erase(kinematic_.moving.begin() + at);
+}
+
+particle_world::kinematic_box detail::world_state::kinematic_box_at(std::size_t index) const {
+    check_index("kinematic_box_at", index, kinematic_box_count());
+    const auto& k = kinematic_;
+    return {aabb::from_min_max(k.min_x[index], k.min_y[index], k.max_x[index], k.max_y[index]),
+            k.vx[index], k.vy[index], k.moving[index] != 0,
+            aabb::from_min_max(k.next_min_x[index], k.next_min_y[index], k.next_max_x[index],
+                               k.next_max_y[index])};
+}
+
+// Before a step of dt changes anything: each box's corners' move a substep and its velocity
+// in the step's contacts, and a refusal naming the first box whose move is not finite.
+void detail::world_state::plan_kinematic_step(float dt) {
+    const std::size_t boxes = kinematic_box_count();
+    const int substeps = options_.substeps;
+    const float h = dt / static_cast<float>(substeps);
+    auto& k = kinematic_;
+    k.step_move.resize(4 * boxes);
+    k.contact_vx.resize(boxes);
+    k.contact_vy.resize(boxes);
+    for (std::size_t b = 0; b < boxes; ++b) {
+        const bool moving = k.moving[b] != 0;
+        const float from[4] = {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]};
+        const float to[4] = {k.next_min_x[b], k.next_min_y[b], k.next_max_x[b], k.next_max_y[b]};
+        float* const move = k.step_move.data() + 4 * b;
+        bool finite = true;
+        for (std::size_t c = 0; c < 4; ++c) {
+            move[c] = moving ? (to[c] - from[c]) / static_cast<float>(substeps)
+                             : (c % 2 == 0 ? k.vx[b] : k.vy[b]) * h;
+            const float end = corner_after(from[c], move[c], substeps, substeps, moving, to[c]);
+            finite = finite && std::isfinite(move[c]) && std::isfinite(end);
+        }
+        k.contact_vx[b] = moving ? (move[0] + move[2]) * 0.5F / h : k.vx[b];
+        k.contact_vy[b] = moving ? (move[1] + move[3]) * 0.5F / h : k.vy[b];
+        if (!finite || !std::isfinite(k.contact_vx[b]) || !std::isfinite(k.contact_vy[b])) {
+            refuse(name_of(b) + ": its move in a step of " + number(dt) + " is not finite (" +
+                   (moving ? "sent from (" + number(from[0]) + ", " + number(from[1]) + ") to (" +
+                                 number(to[0]) + ", " + number(to[1]) + ")"
+                           : "velocity (" + number(k.vx[b]) + ", " + number(k.vy[b]) + ")") +
+                   ")");
+        }
+    }
+}
+
+// After the step's listing: each moving circle whose listed reach (its listed centre and
+// search radius, which hold it for the whole step) meets a box's path over the step (the
+// bounds of where the box starts and ends it), by slot and then box. The circles are found
+// through the cells of the listed circles that partial relisting keeps, so the cost grows
+// with the kinematic boxes and the circles near them, not with all the circles.
+void detail::world_state::list_kinematic_entries() {
+    kinematic_circles_.clear();
+    kinematic_first_.clear();
+    kinematic_box_of_.clear();
+    kinematic_found_.clear();
+    const std::size_t boxes = kinematic_box_count();
+    const std::size_t n = size();
+    if (boxes == 0 || n == 0) {
+        return;
+    }
+    const circles_cview listed(listed_x_.data(), listed_y_.data(), search_radius_.data(), n);
+    if (!cells_current_) {
+        listed_cells_.grid = detail::circle_grid_for(listed, 0.0F);
+        detail::sort_into_cells(listed, listed_cells_);
+        relisted_.clear(n);
+        cells_current_ = true;
+    }
+    const auto& k = kinematic_;
+    const int substeps = options_.substeps;
+    // Box b's path over the step: the bounds of where it starts and ends it.
+    struct bounds {
+        float min_x, min_y, max_x, max_y;
+    };
+    const auto path_of = [&](std::size_t b) {
+        const float* const move = k.step_move.data() + 4 * b;
+        const float from[4] = {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]};
+        const float next[4] = {k.next_min_x[b], k.next_min_y[b], k.next_max_x[b], k.next_max_y[b]};
+        float end[4];
+        for (std::size_t c = 0; c < 4; ++c) {
+            end[c] = corner_after(from[c], move[c], substeps, substeps, k.moving[b] != 0, next[c]);
+        }
+        return bounds{std::min(from[0], end[0]), std::min(from[1], end[1]),
+                      std::max(from[2], end[2]), std::max(from[3], end[3])};
+    };
+    // Whether moving circle j's listed reach meets a path.
+    const auto reaches = [&](std::uint32_t j, const bounds& path) {
+        const float reach = search_radius_[j];
+        return inverse_mass_[j] > 0.0F &&
+               math::distance_squared_of(listed_x_[j], listed_y_[j], path.min_x, path.min_y,
+                                         path.max_x, path.max_y) <= reach * reach;
+    };
+    for (std::size_t b = 0; b < boxes; ++b) {
+        const bounds path = path_of(b);
+        const float half_x = (path.max_x - path.min_x) * 0.5F;
+        const float half_y = (path.max_y - path.min_y) * 0.5F;
+        const auto b32 = static_cast<std::uint32_t>(b);
+        detail::for_each_candidate_within(listed_cells_, relisted_, path.min_x + half_x,
+                                          path.min_y + half_y, std::max(half_x, half_y),
+                                          [&](std::uint32_t j) {
+                                              if (reaches(j, path)) {
+                                                  kinematic_found_.push_back({j, b32});
+                                              }
+                                          });
+    }
+    const auto key = [](circle_pair q) { return std::uint64_t{q.a} << 32U | q.b; };
+    std::sort(kinematic_found_.begin(), kinematic_found_.end(),
+              [&](circle_pair l, circle_pair r) { return key(l) < key(r); });
+#ifndef NDEBUG
+    // Debug builds (the sanitizer job's among them) hold the cells' search to a brute force's.
+    std::size_t want = 0;
+    for (std::size_t b = 0; b < boxes; ++b) {
+        const bounds path = path_of(b);
+        for (std::size_t j = 0; j < n; ++j) {
+            want += reaches(static_cast<std::uint32_t>(j), path) ? 1 : 0;
+        }
+    }
+    if (want != kinematic_found_.size() ||
+        std::adjacent_find(kinematic_found_.begin(), kinematic_found_.end(),
+                           [&](circle_pair l, circle_pair r) { return key(l) == key(r); }) !=
+            kinematic_found_.end()) {
+        throw std::logic_error("simdcollide::particle_world: kinematic entries differ from a "
+                               "brute force's");
+    }
+#endif
+    for (const circle_pair e : kinematic_found_) {
+        if (kinematic_circles_.empty() || kinematic_circles_.back() != e.a) {
+            kinematic_circles_.push_back(e.a);
+            kinematic_first_.push_back(static_cast<std::uint32_t>(kinematic_box_of_.size()));
+        }
+        kinematic_box_of_.push_back(e.b);
+    }
+    kinematic_first_.push_back(static_cast<std::uint32_t>(kinematic_box_of_.size()));
+    kinematic_start_x_.resize(kinematic_circles_.size());
+    kinematic_start_y_.resize(kinematic_circles_.size());
+}
+
+// Before phase 1 of substep `substep` (from 0): where each box starts and ends the substep,
+// and where each listed circle starts it.
+void detail::world_state::kinematic_substep_start(int substep) {
+    if (kinematic_circles_.empty()) {
+        return;
+    }
+    auto& k = kinematic_;
+    const std::size_t boxes = kinematic_box_count();
+    const int substeps = options_.substeps;
+    k.box_from.resize(4 * boxes);
+    k.box_to.resize(4 * boxes);
+    for (std::size_t b = 0; b < boxes; ++b) {
+        const bool moving = k.moving[b] != 0;
+        const float from[4] = {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]};
+        const float next[4] = {k.next_min_x[b], k.next_min_y[b], k.next_max_x[b], k.next_max_y[b]};
+        for (std::size_t c = 0; c < 4; ++c) {
+            const float move = k.step_move[4 * b + c];
+            k.box_from[4 * b + c] = corner_after(from[c], move, substep, substeps, moving, next[c]);
+            k.box_to[4 * b + c] =
+                corner_after(from[c], move, substep + 1, substeps, moving, next[c]);
+        }
+    }
+    for (std::size_t e = 0; e < kinematic_circles_.size(); ++e) {
+        kinematic_start_x_[e] = x_[kinematic_circles_[e]];
+        kinematic_start_y_[e] = y_[kinematic_circles_[e]];
+    }
+}
+
+// Step 1c: each listed circle's move of phases 1 and 1b swept against its boxes, each in its
+// own frame (the box still where it started the substep, the circle moving by its move less
+// the box's): at an impact the circle stops there, its velocity relative to the box answers
+// (respond_to_impact), and the rest of its move in that frame, less its part into the box,
+// slides on; then it is carried by the box's move. Boxes in ascending order, each from where
+// the last left the circle.
+void detail::world_state::sweep_kinematic_boxes(float /*h*/) {
+    if (kinematic_circles_.empty()) {
+        return;
+    }
+    const auto& k = kinematic_;
+    const std::size_t count = kinematic_circles_.size();
+    for_each_listed_circle(task_runner(), count, [&](std::size_t e) {
+        const std::uint32_t c = kinematic_circles_[e];
+        const float r = radius_[c];
+        const float sx = kinematic_start_x_[e];
+        const float sy = kinematic_start_y_[e];
+        float ex = x_[c];
+        float ey = y_[c];
+        bool hit_any = false;
+        for (std::uint32_t q = kinematic_first_[e]; q < kinematic_first_[e + 1]; ++q) {
+            const std::uint32_t b = kinematic_box_of_[q];
+            const float* const from = k.box_from.data() + 4 * std::size_t{b};
+            const float* const to = k.box_to.data() + 4 * std::size_t{b};
+            const float mx = ((to[0] - from[0]) + (to[2] - from[2])) * 0.5F;
+            const float my = ((to[1] - from[1]) + (to[3] - from[3])) * 0.5F;
+            const float dx = (ex - sx) - mx;
+            const float dy = (ey - sy) - my;
+            if (!path_meets(sx, sy, dx, dy, r, from)) {
+                continue;
+            }
+            const math::impact_result hit =
+                math::sweep_box_of(sx, sy, r, dx, dy, from[0], from[1], from[2], from[3]);
+            if (!hit.hit) {
+                continue;
+            }
+            float vx = vx_[c] - k.contact_vx[b];
+            float vy = vy_[c] - k.contact_vy[b];
+            detail::respond_to_impact(vx, vy, hit.normal_x, hit.normal_y, options_.restitution,
+                                      options_.friction);
+            vx_[c] = vx + k.contact_vx[b];
+            vy_[c] = vy + k.contact_vy[b];
+            float rx = 0.0F;
+            float ry = 0.0F;
+            float into = 0.0F;
+            slide_after(hit, dx, dy, rx, ry, into);
+            ex = (sx + hit.time * dx) + rx + mx;
+            ey = (sy + hit.time * dy) + ry + my;
+            hit_any = true;
+        }
+        if (hit_any) {
+            // Phase 5 gains nothing from this stop: the impulse did the velocity's part.
+            x_[c] = ex;
+            y_[c] = ey;
+            moved_from_x_[c] = ex;
+            moved_from_y_[c] = ey;
+        }
+    });
+}
+
+// Step 4b: what phases 3 and 4 moved each listed circle by, from where 1c left it, swept
+// against its boxes where they end the substep (still now), stopped at the surface and slid
+// along it; then a circle still inside a box pushed out through its nearest face. Friction
+// acts on the velocity relative to the box within mu times the normal impulse that those
+// corrections amount to (their part along the normal, over h), as it does for a static box
+// in phase 6. Phase 5 then gains the corrections as it gains those of 3 and 4.
+void detail::world_state::push_out_of_kinematic_boxes(float h) {
+    if (kinematic_circles_.empty()) {
+        return;
+    }
+    const auto& k = kinematic_;
+    const float inverse_h = 1.0F / h;
+    const std::size_t count = kinematic_circles_.size();
+    for_each_listed_circle(task_runner(), count, [&](std::size_t e) {
+        const std::uint32_t c = kinematic_circles_[e];
+        const float r = radius_[c];
+        for (std::uint32_t q = kinematic_first_[e]; q < kinematic_first_[e + 1]; ++q) {
+            const std::uint32_t b = kinematic_box_of_[q];
+            const float* const box = k.box_to.data() + 4 * std::size_t{b};
+            const float sx = moved_from_x_[c];
+            const float sy = moved_from_y_[c];
+            const float dx = x_[c] - sx;
+            const float dy = y_[c] - sy;
+            if (!path_meets(sx, sy, dx, dy, r, box)) {
+                continue;
+            }
+            // A move shorter than r between two places clear of the box cannot carry the
+            // centre into it: nothing to do (most entries, most substeps).
+            const float r2 = r * r;
+            if (dx * dx + dy * dy < r2 &&
+                math::distance_squared_of(sx, sy, box[0], box[1], box[2], box[3]) >= r2 &&
+                math::distance_squared_of(x_[c], y_[c], box[0], box[1], box[2], box[3]) >= r2) {
+                continue;
+            }
+            float x = x_[c];
+            float y = y_[c];
+            float nx = 0.0F;
+            float ny = 0.0F;
+            float corrected = 0.0F;
+            const math::impact_result hit =
+                math::sweep_box_of(sx, sy, r, dx, dy, box[0], box[1], box[2], box[3]);
+            if (hit.hit) {
+                float rx = 0.0F;
+                float ry = 0.0F;
+                float into = 0.0F;
+                slide_after(hit, dx, dy, rx, ry, into);
+                x = (sx + hit.time * dx) + rx;
+                y = (sy + hit.time * dy) + ry;
+                nx = hit.normal_x;
+                ny = hit.normal_y;
+                corrected = -into;
+            }
+            const math::contact_result inside =
+                math::contact_of(x, y, r, box[0], box[1], box[2], box[3], 0.0F);
+            if (inside.hit && inside.depth > 0.0F) {
+                x += inside.normal_x * inside.depth;
+                y += inside.normal_y * inside.depth;
+                nx = inside.normal_x;
+                ny = inside.normal_y;
+                corrected += inside.depth;
+            }
+            x_[c] = x;
+            y_[c] = y;
+            if (corrected > 0.0F) {
+                const float tx = -ny;
+                const float ty = nx;
+                const float vt = (vx_[c] - k.contact_vx[b]) * tx + (vy_[c] - k.contact_vy[b]) * ty;
+                const float limit = options_.friction * (corrected * inverse_h);
+                const float jt = std::max(-limit, std::min(-vt, limit));
+                vx_[c] += jt * tx;
+                vy_[c] += jt * ty;
+            }
+        }
+    });
+}
+
+// After the step's substeps: each box where the step left it; a box sent somewhere is there,
+// and goes by its velocity again from the next step.
+void detail::world_state::finish_kinematic_step() {
+    auto& k = kinematic_;
+    const int substeps = options_.substeps;
+    for (std::size_t b = 0; b < kinematic_box_count(); ++b) {
+        const bool moving = k.moving[b] != 0;
+        float* const corner[4] = {&k.min_x[b], &k.min_y[b], &k.max_x[b], &k.max_y[b]};
+        const float next[4] = {k.next_min_x[b], k.next_min_y[b], k.next_max_x[b], k.next_max_y[b]};
+        for (std::size_t c = 0; c < 4; ++c) {
+            *corner[c] = corner_after(*corner[c], k.step_move[4 * b + c], substeps, substeps,
+                                      moving, next[c]);
+        }
+        k.moving[b] = 0;
+    }
+}
+
+} // namespace simdcollide
