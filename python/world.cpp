@@ -286,6 +286,51 @@ number for all); returns the index of the first. A bad batch adds nothing.)")
                     w.world.set_boxes(read_boxes(b, "boxes"));
                 },
                 py::arg("boxes"))
+            .def(
+                "add_kinematic_box",
+                [](world_handle& w, const aabb& box, float vx, float vy) {
+                    w.check_idle("add_kinematic_box");
+                    return w.world.add_kinematic_box(box, vx, vy);
+                },
+                py::arg("box"), py::arg("vx") = 0.0F, py::arg("vy") = 0.0F,
+                "Adds a box the host moves, with velocity (vx, vy); returns its index among "
+                "the kinematic boxes.")
+            .def(
+                "set_kinematic_velocity",
+                [](world_handle& w, std::size_t index, float vx, float vy) {
+                    w.check_idle("set_kinematic_velocity");
+                    w.world.set_kinematic_velocity(index, vx, vy);
+                },
+                py::arg("index"), py::arg("vx"), py::arg("vy"),
+                "Sets a kinematic box's velocity for the steps to come.")
+            .def(
+                "move_kinematic_box",
+                [](world_handle& w, std::size_t index, const aabb& next) {
+                    w.check_idle("move_kinematic_box");
+                    w.world.move_kinematic_box(index, next);
+                },
+                py::arg("index"), py::arg("next"),
+                "Where a kinematic box is to be at the end of the next step.")
+            .def(
+                "remove_kinematic_box",
+                [](world_handle& w, std::size_t index) {
+                    w.check_idle("remove_kinematic_box");
+                    w.world.remove_kinematic_box(index);
+                },
+                py::arg("index"), "Removes a kinematic box; those after it move down one index.")
+            .def_property_readonly("kinematic_box_count",
+                                   [](const world_handle& w) {
+                                       w.check_idle("kinematic_box_count");
+                                       return w.world.kinematic_box_count();
+                                   })
+            .def(
+                "kinematic_box",
+                [](const world_handle& w, std::size_t index) {
+                    w.check_idle("kinematic_box");
+                    const particle_world::kinematic_box k = w.world.kinematic_box_at(index);
+                    return py::make_tuple(k.box, k.vx, k.vy);
+                },
+                py::arg("index"), "A kinematic box now, as (AABB, vx, vy).")
             .def("step", &world_handle::step, py::arg("dt"),
                  "Advances by dt, with the GIL released.")
             .def("__len__", [](const world_handle& w) { return w.world.size(); })

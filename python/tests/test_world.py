@@ -127,6 +127,29 @@ def test_a_fast_circle_stops_at_a_thin_wall_unless_sweeping_is_off():
         sc.World(sweep_from=-1.0)
 
 
+def test_a_kinematic_paddle_pushes_a_circle_and_bad_boxes_are_refused():
+    w = sc.World(gravity_y=0.0)
+    w.add_circle(1.0, 0.0, 0.1)
+    assert w.add_kinematic_box(sc.AABB(-0.1, -1.0, 0.0, 1.0), vx=100.0) == 0
+    for _ in range(10):
+        w.step(1 / 60)
+    box, vx, vy = w.kinematic_box(0)
+    assert (vx, vy) == (100.0, 0.0)
+    assert w.x[0] > box.max_x  # pushed ahead, never passed
+    assert w.vx[0] == pytest.approx(100.0, rel=1e-3)
+    w.move_kinematic_box(0, sc.AABB(50.0, -1.0, 50.1, 1.0))
+    w.step(1 / 60)
+    assert w.kinematic_box(0)[0].min_x == np.float32(50.0)
+    with pytest.raises(ValueError, match="kinematic box 0"):
+        w.set_kinematic_velocity(0, np.nan, 0.0)
+    with pytest.raises(ValueError, match="inverted"):
+        w.add_kinematic_box(sc.AABB(1.0, 0.0, 0.0, 1.0))
+    with pytest.raises(IndexError):
+        w.remove_kinematic_box(1)
+    w.remove_kinematic_box(0)
+    assert w.kinematic_box_count == 0
+
+
 def test_step_releases_the_gil():
     # The first step of a large world (a sort, a full listing) runs long enough for this
     # thread to run many times while it does, if the GIL is released.
