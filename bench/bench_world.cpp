@@ -424,6 +424,66 @@ void burst(benchmark::State& state, std::size_t n, bool sweep) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
+// The settled pile with every tenth circle replaced by a box 0.3 on a side at its centre: 1 000
+// boxes at 10 000 circles, among the circles. Static (`moving` false), the boxes join the
+// container's in set_boxes; moving, they are kinematic boxes that go 0.05 m/s one way in one
+// step and back the next (so the scene stays the same), their velocities set before each step.
+// Each world steps sort_every times untimed, then as `step` times it.
+void with_boxes(benchmark::State& state, std::size_t n, bool moving) {
+    particle_world& pile = settled(n);
+    particle_world world(pile.options());
+    const particles_view p = pile.particles();
+    aabb_set boxes;
+    const aabbs_view container = pile.boxes().boxes();
+    for (std::size_t k = 0; k < container.count; ++k) {
+        boxes.push_back(aabb::from_min_max(container.min_x[k], container.min_y[k],
+                                           container.max_x[k], container.max_y[k]));
+    }
+    std::vector<aabb> inside;
+    for (std::size_t i = 0; i < p.count; ++i) {
+        if (i % 10 == 5) {
+            inside.push_back(
+                aabb::from_min_max(p.x[i] - 0.15F, p.y[i] - 0.15F, p.x[i] + 0.15F, p.y[i] + 0.15F));
+        } else {
+            world.add_circle({p.x[i], p.y[i], p.radius[i]}, p.inverse_mass[i], p.vx[i], p.vy[i]);
+        }
+    }
+    for (const aabb& b : inside) {
+        if (moving) {
+            world.add_kinematic_box(b);
+        } else {
+            boxes.push_back(b);
+        }
+    }
+    world.set_boxes(boxes.view());
+    std::size_t steps = 0;
+    const auto one_step = [&] {
+        const float v = steps % 2 == 0 ? 0.05F : -0.05F;
+        for (std::size_t k = 0; k < world.kinematic_box_count(); ++k) {
+            world.set_kinematic_velocity(k, v, 0.0F);
+        }
+        world.step(scene_dt);
+        ++steps;
+    };
+    for (std::size_t k = 0; k < particle_world::sort_every; ++k) {
+        one_step();
+    }
+    const auto start = std::chrono::steady_clock::now();
+    while (state.KeepRunningBatch(particle_world::sort_every)) {
+        for (std::size_t k = 0; k < particle_world::sort_every; ++k) {
+            one_step();
+        }
+    }
+    const double elapsed =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+    state.counters["boxes"] = static_cast<double>(inside.size());
+    state.counters["kinematic_entries"] =
+        static_cast<double>(detail::state_of(world).kinematic_entry_count());
+    state.counters["ns_per_circle"] =
+        elapsed / static_cast<double>(state.iterations()) / static_cast<double>(world.size());
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * world.size()));
+}
+
 // The settled pile as a step sees it: its circles in the order of the world's slots
 // (world.hpp: sorted by the cell of a grid over their centres, as circle_grid.hpp sorts
 // them), and its overlapping pairs in that order. The phase benchmarks below run on it.
@@ -704,6 +764,12 @@ bool register_all() {
             benchmark::RegisterBenchmark(
                 name({"world/burst/dispatch", size, "/sweep:", on}).c_str(), burst, n, sweep)
                 ->UseManualTime()
+                ->Unit(benchmark::kMillisecond);
+        }
+        for (const bool moving : {false, true}) {
+            benchmark::RegisterBenchmark(
+                name({"world/boxes/dispatch", size, moving ? "/kinematic" : "/static"}).c_str(),
+                with_boxes, n, moving)
                 ->Unit(benchmark::kMillisecond);
         }
         benchmark::RegisterBenchmark(name({"world/find_pairs/dispatch", size}).c_str(), find_pairs,
