@@ -111,6 +111,10 @@ public:
     [[nodiscard]] std::size_t kinematic_entry_count() const noexcept {
         return kinematic_box_of_.size();
     }
+    /// The circles in those entries, each once.
+    [[nodiscard]] std::size_t kinematic_circle_count() const noexcept {
+        return kinematic_circles_.size();
+    }
     /// What a substep of length h (time units) records its touches with, from the options
     /// (detail: for the benchmarks that time phases 3 and 6 alone as a step runs them).
     [[nodiscard]] detail::touch_parameters touch_parameters_for(float h) const;

@@ -213,6 +213,35 @@ TEST_P(workers_same_bits, host_callbacks_give_one_workers_bits) {
 INSTANTIATE_TEST_SUITE_P(every_isa, workers_same_bits, ::testing::ValuesIn(compiled_isas()),
                          isa_test_name);
 
+// 2 400 circles packed among 400 kinematic boxes going every way at up to 2 m/s: over 1 024
+// circles near a box, so that steps 1c and 4b take blocks on the workers. 3 and 7 workers
+// step it to the bits of one.
+TEST(workers_kinematic, kinematic_boxes_on_workers_give_one_workers_bits) {
+    const auto stepped = [](int workers) {
+        particle_world world({.gravity_y = 0.0F, .workers = workers});
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+        for (int k = 0; k < 400; ++k) {
+            world.add_kinematic_box(
+                aabb::from_origin_size(unit(rng) * 30.0F, unit(rng) * 30.0F, 1.0F, 1.0F),
+                4.0F * unit(rng) - 2.0F, 4.0F * unit(rng) - 2.0F);
+        }
+        for (std::size_t i = 0; i < 2400; ++i) {
+            world.add_circle({static_cast<float>(i % 48) * 0.65F,
+                              static_cast<float>(i / 48) * 0.65F, 0.2F + 0.1F * unit(rng)},
+                             0.5F + unit(rng), unit(rng) - 0.5F, unit(rng) - 0.5F);
+        }
+        for (int s = 0; s < 10; ++s) {
+            world.step(1.0F / 60.0F);
+        }
+        EXPECT_GT(detail::state_of(world).kinematic_circle_count(), 1024U);
+        return state_of(world);
+    };
+    const std::vector<std::uint32_t> want = stepped(1);
+    EXPECT_EQ(stepped(3), want);
+    EXPECT_EQ(stepped(7), want);
+}
+
 // The runner: every item once, on the pool or on callbacks, and an item's exception (the
 // lowest item's, when several throw) reaches the caller after every item has run.
 TEST(workers_tasks, every_item_runs_once_and_the_lowest_failure_is_thrown) {
