@@ -280,10 +280,23 @@ void detail::world_state::list_kinematic_entries() {
                                               }
                                           });
     }
-    const auto key = [](circle_pair q) { return std::uint64_t{q.a} << 32U | q.b; };
-    std::sort(kinematic_found_.begin(), kinematic_found_.end(),
-              [&](circle_pair l, circle_pair r) { return key(l) < key(r); });
+    // By slot, then box: a counting sort by slot, stable, of entries found box by box in
+    // ascending order (a comparison sort of them was 4% of a step of the pile with 1 000
+    // kinematic boxes).
+    kinematic_slot_start_.assign(n + 1, 0);
+    for (const circle_pair e : kinematic_found_) {
+        ++kinematic_slot_start_[e.a + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        kinematic_slot_start_[i + 1] += kinematic_slot_start_[i];
+    }
+    kinematic_sorted_.resize(kinematic_found_.size());
+    for (const circle_pair e : kinematic_found_) {
+        kinematic_sorted_[kinematic_slot_start_[e.a]++] = e;
+    }
+    kinematic_found_.swap(kinematic_sorted_);
 #ifndef NDEBUG
+    const auto key = [](circle_pair q) { return std::uint64_t{q.a} << 32U | q.b; };
     // Debug builds (the sanitizer job's among them) hold the cells' search to a brute force's.
     std::size_t want = 0;
     for (std::size_t b = 0; b < boxes; ++b) {
@@ -294,10 +307,10 @@ void detail::world_state::list_kinematic_entries() {
     }
     if (want != kinematic_found_.size() ||
         std::adjacent_find(kinematic_found_.begin(), kinematic_found_.end(),
-                           [&](circle_pair l, circle_pair r) { return key(l) == key(r); }) !=
+                           [&](circle_pair l, circle_pair r) { return key(l) >= key(r); }) !=
             kinematic_found_.end()) {
         throw std::logic_error("simdcollide::particle_world: kinematic entries differ from a "
-                               "brute force's");
+                               "brute force's, or are out of order");
     }
 #endif
     for (const circle_pair e : kinematic_found_) {

@@ -245,10 +245,12 @@ private:
     } kinematic_;
     // The step's entries: the circles near a kinematic box's path (slots, ascending), the
     // first of each one's boxes in kinematic_box_of_ (and one past the last), where each
-    // circle started the substep, and scratch of (slot, box) pairs.
+    // circle started the substep, and the sort's scratch: (slot, box) pairs, and where each
+    // slot's entries start.
     std::vector<std::uint32_t> kinematic_circles_, kinematic_first_, kinematic_box_of_;
     std::vector<float> kinematic_start_x_, kinematic_start_y_;
-    std::vector<circle_pair> kinematic_found_;
+    std::vector<circle_pair> kinematic_found_, kinematic_sorted_;
+    std::vector<std::uint32_t> kinematic_slot_start_;
     // A step that ran outside bands in a world with bands (for its fast circles) built the
     // schedule afresh; when the lists change in bands, the schedule is out of date.
     bool schedule_stale_ = true;
