@@ -359,7 +359,7 @@ void detail::world_state::kinematic_substep_start(int substep) {
 // (respond_to_impact), and the rest of its move in that frame, less its part into the box,
 // slides on; then it is carried by the box's move. Boxes in ascending order, each from where
 // the last left the circle.
-void detail::world_state::sweep_kinematic_boxes(float /*h*/) {
+void detail::world_state::sweep_kinematic_boxes() {
     if (kinematic_circles_.empty()) {
         return;
     }
@@ -440,7 +440,7 @@ void detail::world_state::push_out_of_kinematic_boxes(float h) {
                 continue;
             }
             // A move shorter than r between two places clear of the box cannot carry the
-            // centre into it: nothing to do (most entries, most substeps).
+            // centre into it: nothing to do (a circle near the box but not at it).
             const float r2 = r * r;
             if (dx * dx + dy * dy < r2 &&
                 math::distance_squared_of(sx, sy, box[0], box[1], box[2], box[3]) >= r2 &&

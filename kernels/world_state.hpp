@@ -146,7 +146,7 @@ private:
     void plan_kinematic_step(float dt);
     void list_kinematic_entries();
     void kinematic_substep_start(int substep);
-    void sweep_kinematic_boxes(float h);
+    void sweep_kinematic_boxes();
     void push_out_of_kinematic_boxes(float h);
     void finish_kinematic_step();
     void plan_bands();

@@ -134,7 +134,7 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     // 1b. Continuous collision: the fast circles' moves swept (world_sweep.cpp).
     sweep_fast_circles();
     // 1c. Kinematic boxes: the moves of the circles near them swept in each box's frame.
-    sweep_kinematic_boxes(h);
+    sweep_kinematic_boxes();
 
     // 2. The listed boxes in contact now, each with its normal, depth and approach speed,
     // block by block: a block's touches go to the room of its entries.
