@@ -76,7 +76,7 @@
 //      (their part along the normal over h), as for the static boxes in 6. A circle pinched
 //      between two boxes, or a box and a static one, is held out of the kinematic box;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
-//      the correction of 3 and 4 divided by h, that gain capped at max_correction_speed.
+//      the correction of 3, 4 and 4b divided by h, that gain capped at max_correction_speed.
 //      So a contact that closed during the substep ends it at rest along its normal, and a
 //      correction adds no energy;
 //   6. restitution and friction for the contacts of 2 and 3, part by part in the
