@@ -86,22 +86,6 @@ bool path_meets(float sx, float sy, float dx, float dy, float r, const float* b)
            std::min(sy, ey) - r <= b[3] && std::max(sy, ey) + r >= b[1];
 }
 
-// The rest of a move of (dx, dy) after an impact at `time` with normal n, less its part into
-// the surface: what slides on along it.
-void slide_after(const math::impact_result& hit, float dx, float dy, float& rx, float& ry,
-                 float& into) {
-    const float rest = 1.0F - hit.time;
-    rx = dx * rest;
-    ry = dy * rest;
-    into = rx * hit.normal_x + ry * hit.normal_y;
-    if (into < 0.0F) {
-        rx -= into * hit.normal_x;
-        ry -= into * hit.normal_y;
-    } else {
-        into = 0.0F;
-    }
-}
-
 // on_circle(e) for each of `count` listed circles, in blocks on the workers: each writes its
 // own circle alone, so the bits do not depend on who runs which block.
 template <class OnCircle>
@@ -334,17 +318,22 @@ void detail::world_state::kinematic_substep_start(int substep) {
     auto& k = kinematic_;
     const std::size_t boxes = kinematic_box_count();
     const int substeps = options_.substeps;
-    k.box_from.resize(4 * boxes);
+    // A substep starts each box where the last one ended it.
+    if (substep == 0) {
+        k.box_to.clear();
+        for (std::size_t b = 0; b < boxes; ++b) {
+            k.box_to.insert(k.box_to.end(), {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]});
+        }
+    }
+    k.box_from.swap(k.box_to);
     k.box_to.resize(4 * boxes);
     for (std::size_t b = 0; b < boxes; ++b) {
         const bool moving = k.moving[b] != 0;
         const float from[4] = {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]};
         const float next[4] = {k.next_min_x[b], k.next_min_y[b], k.next_max_x[b], k.next_max_y[b]};
         for (std::size_t c = 0; c < 4; ++c) {
-            const float move = k.step_move[4 * b + c];
-            k.box_from[4 * b + c] = corner_after(from[c], move, substep, substeps, moving, next[c]);
-            k.box_to[4 * b + c] =
-                corner_after(from[c], move, substep + 1, substeps, moving, next[c]);
+            k.box_to[4 * b + c] = corner_after(from[c], k.step_move[4 * b + c], substep + 1,
+                                               substeps, moving, next[c]);
         }
     }
     for (std::size_t e = 0; e < kinematic_circles_.size(); ++e) {
@@ -395,12 +384,10 @@ void detail::world_state::sweep_kinematic_boxes() {
                                       options_.friction);
             vx_[c] = vx + k.contact_vx[b];
             vy_[c] = vy + k.contact_vy[b];
-            float rx = 0.0F;
-            float ry = 0.0F;
-            float into = 0.0F;
-            slide_after(hit, dx, dy, rx, ry, into);
-            ex = (sx + hit.time * dx) + rx + mx;
-            ey = (sy + hit.time * dy) + ry + my;
+            const detail::slide rest =
+                detail::slide_after(hit.time, hit.normal_x, hit.normal_y, dx, dy);
+            ex = (sx + hit.time * dx) + rest.x + mx;
+            ey = (sy + hit.time * dy) + rest.y + my;
             hit_any = true;
         }
         if (hit_any) {
@@ -455,15 +442,13 @@ void detail::world_state::push_out_of_kinematic_boxes(float h) {
             const math::impact_result hit =
                 math::sweep_box_of(sx, sy, r, dx, dy, box[0], box[1], box[2], box[3]);
             if (hit.hit) {
-                float rx = 0.0F;
-                float ry = 0.0F;
-                float into = 0.0F;
-                slide_after(hit, dx, dy, rx, ry, into);
-                x = (sx + hit.time * dx) + rx;
-                y = (sy + hit.time * dy) + ry;
+                const detail::slide rest =
+                    detail::slide_after(hit.time, hit.normal_x, hit.normal_y, dx, dy);
+                x = (sx + hit.time * dx) + rest.x;
+                y = (sy + hit.time * dy) + rest.y;
                 nx = hit.normal_x;
                 ny = hit.normal_y;
-                corrected = -into;
+                corrected = -rest.into;
             }
             const math::contact_result inside =
                 math::contact_of(x, y, r, box[0], box[1], box[2], box[3], 0.0F);

@@ -253,14 +253,9 @@ void detail::world_state::sweep_fast_circles() {
         // Up to the impact, then the rest of the move less its part into the surface.
         const float ix = sx + a.time * dx;
         const float iy = sy + a.time * dy;
-        const float rest = 1.0F - a.time;
-        float rx = dx * rest;
-        float ry = dy * rest;
-        const float into = rx * a.normal_x + ry * a.normal_y;
-        if (into < 0.0F) {
-            rx -= into * a.normal_x;
-            ry -= into * a.normal_y;
-        }
+        const detail::slide rest = detail::slide_after(a.time, a.normal_x, a.normal_y, dx, dy);
+        const float rx = rest.x;
+        const float ry = rest.y;
         const first_hit second = first_impact(ix, iy, rx, ry, hit.obstacle);
         const float t = second.obstacle == none ? 1.0F : second.impact.time;
         if (second.obstacle != none) {
