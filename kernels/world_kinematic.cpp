@@ -1,19 +1,22 @@
-// Kinematic boxes (world.hpp, steps 1c and 4b): boxes the host moves, by a velocity or to a
-// place it gives for the next step. Each step finds the circles near each box's path; each
-// substep sweeps those circles' moves against the boxes in each box's own frame, so that a
-// box pushes a circle at any speed without passing through it, and then keeps the other
-// phases' corrections from carrying a circle into a box.
+// Kinematic boxes (world.hpp, steps 1c, 2, 4 and 6): boxes the host moves, by a velocity or
+// to a place it gives for the next step. Each step finds the circles near each box's path and
+// lists them with the box beside the static boxes' entries, so that phases 2, 4 and 6 take a
+// kinematic box's contacts in the same kernels as a static box's, the box where the substep
+// ends it and the circle's velocity relative to it. A move that is fast against a box is
+// swept in the box's frame first (1c), so that a box pushes a circle at any speed without
+// passing through it.
 //
-// Scalar code compiled once, on the reference's per-move math (swept.inl, circle_aabb.inl):
-// the same bits on every instruction set. Each circle's entries read the boxes and write that
-// circle alone, so the workers take blocks of circles and the bits do not depend on their
-// number.
+// The sweeps are scalar code compiled once, on the reference's per-move math (swept.inl,
+// circle_aabb.inl): the same bits on every instruction set. Each circle's entries read the
+// boxes and write that circle alone, so the workers take blocks of circles and the bits do
+// not depend on their number.
 #include "world_state.hpp"
 
 #include "circle_grid.hpp"
 #include "tasks.hpp"
 #include "world_errors.hpp"
 #include "world_impact.hpp"
+#include "world_records.hpp"
 #include "world_tasks.hpp"
 
 #include <algorithm>
@@ -84,6 +87,16 @@ bool path_meets(float sx, float sy, float dx, float dy, float r, const float* b)
     const float ey = sy + dy;
     return std::min(sx, ex) - r <= b[2] && std::max(sx, ex) + r >= b[0] &&
            std::min(sy, ey) - r <= b[3] && std::max(sy, ey) + r >= b[1];
+}
+
+// The contact of a circle of radius r at (x, y) with box record b, tested first without the
+// square root: most circles near a box are not touching it.
+math::contact_result touch_of(float x, float y, float r, const float* b) {
+    const float d2 = math::distance_squared_of(x, y, b[0], b[1], b[2], b[3]);
+    if (d2 > 0.0F && d2 >= r * r) {
+        return {};
+    }
+    return math::contact_of(x, y, r, b[0], b[1], b[2], b[3], 0.0F);
 }
 
 // on_circle(e) for each of `count` listed circles, in blocks on the workers: each writes its
@@ -307,6 +320,16 @@ void detail::world_state::list_kinematic_entries() {
     kinematic_first_.push_back(static_cast<std::uint32_t>(kinematic_box_of_.size()));
     kinematic_start_x_.resize(kinematic_circles_.size());
     kinematic_start_y_.resize(kinematic_circles_.size());
+    // Beside the static boxes' entries, each kinematic box numbered after them: phases 2, 4
+    // and 6 take both in one list, a circle's static boxes first.
+    const auto statics = static_cast<std::uint32_t>(static_box_count());
+    for (circle_pair& e : kinematic_found_) {
+        e.b += statics;
+    }
+    kinematic_box_contacts_.resize(box_contacts_.size() + kinematic_found_.size());
+    std::merge(box_contacts_.begin(), box_contacts_.end(), kinematic_found_.begin(),
+               kinematic_found_.end(), kinematic_box_contacts_.begin(),
+               [](circle_pair l, circle_pair r) { return l.a != r.a ? l.a < r.a : l.b < r.b; });
 }
 
 // Before phase 1 of substep `substep` (from 0): where each box starts and ends the substep,
@@ -336,24 +359,31 @@ void detail::world_state::kinematic_substep_start(int substep) {
                                                substeps, moving, next[c]);
         }
     }
+    // Phases 2 and 4 find each box where the substep ends it, after the static boxes.
+    const std::size_t statics = static_box_count();
+    box_records_.resize(4 * (statics + boxes));
+    std::copy(k.box_to.begin(), k.box_to.end(), box_records_.data() + 4 * statics);
     for (std::size_t e = 0; e < kinematic_circles_.size(); ++e) {
         kinematic_start_x_[e] = x_[kinematic_circles_[e]];
         kinematic_start_y_[e] = y_[kinematic_circles_[e]];
     }
 }
 
-// Step 1c: each listed circle's move of phases 1 and 1b swept against its boxes, each in its
-// own frame (the box still where it started the substep, the circle moving by its move less
-// the box's): at an impact the circle stops there, its velocity relative to the box answers
-// (respond_to_impact), and the rest of its move in that frame, less its part into the box,
-// slides on; then it is carried by the box's move. Boxes in ascending order, each from where
-// the last left the circle.
+// Step 1c: each listed circle's move of phases 1 and 1b, where it is fast against a box
+// (longer, less the box's move, than sweep_from times its radius), swept against the box in
+// its own frame (the box still where it started the substep, the circle moving by its move
+// less the box's): at an impact the circle stops there, its velocity relative to the box
+// answers (respond_to_impact), and the rest of its move in that frame, less its part into
+// the box, slides on; then it is carried by the box's move. Boxes in ascending order, each
+// from where the last left the circle. A slower move is left to phases 2, 4 and 6, as
+// against a static box.
 void detail::world_state::sweep_kinematic_boxes() {
     if (kinematic_circles_.empty()) {
         return;
     }
     const auto& k = kinematic_;
     const std::size_t count = kinematic_circles_.size();
+    const float slow_reach = options_.sweep_from;
     for_each_listed_circle(task_runner(), count, [&](std::size_t e) {
         const std::uint32_t c = kinematic_circles_[e];
         const float r = radius_[c];
@@ -370,7 +400,8 @@ void detail::world_state::sweep_kinematic_boxes() {
             const float my = ((to[1] - from[1]) + (to[3] - from[3])) * 0.5F;
             const float dx = (ex - sx) - mx;
             const float dy = (ey - sy) - my;
-            if (!path_meets(sx, sy, dx, dy, r, from)) {
+            const float slow = slow_reach * r;
+            if (dx * dx + dy * dy < slow * slow || !path_meets(sx, sy, dx, dy, r, from)) {
                 continue;
             }
             const math::impact_result hit =
@@ -400,78 +431,47 @@ void detail::world_state::sweep_kinematic_boxes() {
     });
 }
 
-// Step 4b: what phases 3 and 4 moved each listed circle by, from where 1c left it, swept
-// against its boxes where they end the substep (still now), stopped at the surface and slid
-// along it; then a circle still inside a box pushed out through its nearest face. Friction
-// acts on the velocity relative to the box within mu times the normal impulse that those
-// corrections amount to (their part along the normal, over h), as it does for a static box
-// in phase 6. Phase 5 then gains the corrections as it gains those of 3 and 4.
-void detail::world_state::push_out_of_kinematic_boxes(float h) {
-    if (kinematic_circles_.empty()) {
-        return;
+// Phase 2's touches from `from` on, `count` of them, for a kinematic box: the approach speed
+// that restitution answers is the circle's velocity relative to the box along the normal
+// (box_touches took the circle's own). Phase 6 then takes the velocity relative to the box
+// too (relative_to_box).
+void detail::world_state::aim_kinematic_touches(std::size_t from, std::size_t count) {
+    const auto statics = static_cast<std::uint32_t>(static_box_count());
+    const float restitution = options_.restitution;
+    for (std::size_t q = from; q < from + count; ++q) {
+        detail::world_touch& t = box_touching_[q];
+        if (t.a >= statics) {
+            float vx = vx_[t.b];
+            float vy = vy_[t.b];
+            relative_to_box(t.a, vx, vy);
+            const float approach = vx * t.normal_x + vy * t.normal_y;
+            t.target = restitution * math::max_ps(-approach, 0.0F);
+        }
     }
-    const auto& k = kinematic_;
-    const float inverse_h = 1.0F / h;
-    const std::size_t count = kinematic_circles_.size();
-    for_each_listed_circle(task_runner(), count, [&](std::size_t e) {
-        const std::uint32_t c = kinematic_circles_[e];
-        const float r = radius_[c];
-        for (std::uint32_t q = kinematic_first_[e]; q < kinematic_first_[e + 1]; ++q) {
-            const std::uint32_t b = kinematic_box_of_[q];
-            const float* const box = k.box_to.data() + 4 * std::size_t{b};
-            const float sx = moved_from_x_[c];
-            const float sy = moved_from_y_[c];
-            const float dx = x_[c] - sx;
-            const float dy = y_[c] - sy;
-            if (!path_meets(sx, sy, dx, dy, r, box)) {
-                continue;
-            }
-            // A move shorter than r between two places clear of the box cannot carry the
-            // centre into it: nothing to do (a circle near the box but not at it).
-            const float r2 = r * r;
-            if (dx * dx + dy * dy < r2 &&
-                math::distance_squared_of(sx, sy, box[0], box[1], box[2], box[3]) >= r2 &&
-                math::distance_squared_of(x_[c], y_[c], box[0], box[1], box[2], box[3]) >= r2) {
-                continue;
-            }
-            float x = x_[c];
-            float y = y_[c];
-            float nx = 0.0F;
-            float ny = 0.0F;
-            float corrected = 0.0F;
-            const math::impact_result hit =
-                math::sweep_box_of(sx, sy, r, dx, dy, box[0], box[1], box[2], box[3]);
-            if (hit.hit) {
-                const detail::slide rest =
-                    detail::slide_after(hit.time, hit.normal_x, hit.normal_y, dx, dy);
-                x = (sx + hit.time * dx) + rest.x;
-                y = (sy + hit.time * dy) + rest.y;
-                nx = hit.normal_x;
-                ny = hit.normal_y;
-                corrected = -rest.into;
-            }
-            const math::contact_result inside =
-                math::contact_of(x, y, r, box[0], box[1], box[2], box[3], 0.0F);
-            if (inside.hit && inside.depth > 0.0F) {
-                x += inside.normal_x * inside.depth;
-                y += inside.normal_y * inside.depth;
-                nx = inside.normal_x;
-                ny = inside.normal_y;
-                corrected += inside.depth;
-            }
-            x_[c] = x;
-            y_[c] = y;
-            if (corrected > 0.0F) {
-                const float tx = -ny;
-                const float ty = nx;
-                const float vt = (vx_[c] - k.contact_vx[b]) * tx + (vy_[c] - k.contact_vy[b]) * ty;
-                const float limit = options_.friction * (corrected * inverse_h);
-                const float jt = std::max(-limit, std::min(-vt, limit));
-                vx_[c] += jt * tx;
-                vy_[c] += jt * ty;
+}
+
+// Before phase 4, phase 2's touches from `from` on, `count` of them, for a kinematic box:
+// friction within mu times the normal impulse of the correction phase 4 is about to make,
+// the circle's depth in the box now, after separation (phase 2 took it before). So the
+// weight of a pile, which reaches its bottom row through separation, holds that row on a
+// moving platform.
+void detail::world_state::weigh_kinematic_touches(std::size_t from, std::size_t count,
+                                                  float inverse_h) {
+    const auto statics = static_cast<std::uint32_t>(static_box_count());
+    const float friction = options_.friction;
+    for (std::size_t q = from; q < from + count; ++q) {
+        detail::world_touch& t = box_touching_[q];
+        if (t.a >= statics) {
+            const float* const box = box_records_.data() + 4 * std::size_t{t.a};
+            const math::contact_result now = touch_of(x_[t.b], y_[t.b], radius_[t.b], box);
+            if (now.hit && now.depth > 0.0F) {
+                const float total = t.weight_a + t.weight_b;
+                const float inverse_total = total > 0.0F ? 1.0F / total : 0.0F;
+                t.corrected_limit = math::max_ps(
+                    t.corrected_limit, friction * (now.depth * inverse_h) * inverse_total);
             }
         }
-    });
+    }
 }
 
 // After the step's substeps: each box where the step left it; a box sent somewhere is there,

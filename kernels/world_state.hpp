@@ -105,7 +105,7 @@ public:
     /// floor, then each substep's look, all from the state as it is. Returns how many fast
     /// circles the looks found. For the benchmarks.
     std::size_t look_for_fast_circles(float dt);
-    /// The (slot, kinematic box) entries of the last step (world.hpp, steps 1c and 4b):
+    /// The (slot, kinematic box) entries of the last step (world.hpp, steps 1c, 2, 4 and 6):
     /// each circle whose listed reach meets a kinematic box's path over the step, by slot
     /// and then box. For tests; valid until the next step.
     [[nodiscard]] std::size_t kinematic_entry_count() const noexcept {
@@ -147,8 +147,25 @@ private:
     void list_kinematic_entries();
     void kinematic_substep_start(int substep);
     void sweep_kinematic_boxes();
-    void push_out_of_kinematic_boxes(float h);
+    void aim_kinematic_touches(std::size_t from, std::size_t count);
+    void weigh_kinematic_touches(std::size_t from, std::size_t count, float inverse_h);
     void finish_kinematic_step();
+    [[nodiscard]] std::size_t static_box_count() const noexcept { return grid_.boxes().count; }
+    /// The step's listed (circle, box) entries: the static boxes', and where circles are
+    /// listed with kinematic boxes, theirs too (box static_box_count() + k for kinematic box
+    /// k), by slot and then box.
+    [[nodiscard]] const std::vector<circle_pair>& step_box_contacts() const noexcept {
+        return kinematic_box_of_.empty() ? box_contacts_ : kinematic_box_contacts_;
+    }
+    /// The velocity in contacts of the step's box `box` (as step_box_contacts() numbers
+    /// them), into (vx, vy): a kinematic box's is taken away, a static box's is none.
+    void relative_to_box(std::uint32_t box, float& vx, float& vy) const noexcept {
+        const std::size_t k = std::size_t{box} - static_box_count();
+        if (box >= static_box_count() && k < kinematic_.contact_vx.size()) {
+            vx -= kinematic_.contact_vx[k];
+            vy -= kinematic_.contact_vy[k];
+        }
+    }
     void plan_bands();
     void substeps_in_bands(float h, const detail::kernel_table& kernels);
     void respond_in_passes(const particles_view& p, float friction);
@@ -245,11 +262,12 @@ private:
     } kinematic_;
     // The step's entries: the circles near a kinematic box's path (slots, ascending), the
     // first of each one's boxes in kinematic_box_of_ (and one past the last), where each
-    // circle started the substep, and the sort's scratch: (slot, box) pairs, and where each
-    // slot's entries start.
+    // circle started the substep, the sort's scratch: (slot, box) pairs, and where each
+    // slot's entries start; and the entries merged with the static boxes'
+    // (step_box_contacts()).
     std::vector<std::uint32_t> kinematic_circles_, kinematic_first_, kinematic_box_of_;
     std::vector<float> kinematic_start_x_, kinematic_start_y_;
-    std::vector<circle_pair> kinematic_found_, kinematic_sorted_;
+    std::vector<circle_pair> kinematic_found_, kinematic_sorted_, kinematic_box_contacts_;
     std::vector<std::uint32_t> kinematic_slot_start_;
     // A step that ran outside bands in a world with bands (for its fast circles) built the
     // schedule afresh; when the lists change in bands, the schedule is out of date.

@@ -66,20 +66,22 @@ detail::touch_parameters detail::world_state::touch_parameters_for(float h) cons
     return touch;
 }
 
-// Where each block of the schedule starts in box_contacts_ (sorted by slot), and its end:
-// a block's entries name its circles alone, so phases 2 and 4 take blocks on the workers.
+// Where each block of the schedule starts in the step's box entries (sorted by slot), and
+// its end: a block's entries name its circles alone, so phases 2 and 4 take blocks on the
+// workers.
 void detail::world_state::find_box_contact_blocks() {
+    const std::vector<circle_pair>& box_contacts = step_box_contacts();
     const detail::pair_schedule& schedule = schedule_.get();
     const std::size_t blocks = schedule.blocks();
     box_contacts_from_.resize(blocks + 1);
     for (std::size_t k = 0; k < blocks; ++k) {
         const auto first = static_cast<std::uint32_t>(k * schedule.block_circles());
         box_contacts_from_[k] = static_cast<std::size_t>(
-            std::lower_bound(box_contacts_.begin(), box_contacts_.end(), first,
+            std::lower_bound(box_contacts.begin(), box_contacts.end(), first,
                              [](circle_pair e, std::uint32_t slot) { return e.a < slot; }) -
-            box_contacts_.begin());
+            box_contacts.begin());
     }
-    box_contacts_from_[blocks] = box_contacts_.size();
+    box_contacts_from_[blocks] = box_contacts.size();
 }
 
 namespace {
@@ -133,20 +135,27 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     });
     // 1b. Continuous collision: the fast circles' moves swept (world_sweep.cpp).
     sweep_fast_circles();
-    // 1c. Kinematic boxes: the moves of the circles near them swept in each box's frame.
+    // 1c. Kinematic boxes: the moves of the circles near them that are fast against a box
+    // swept in its frame.
     sweep_kinematic_boxes();
 
     // 2. The listed boxes in contact now, each with its normal, depth and approach speed,
-    // block by block: a block's touches go to the room of its entries.
-    if (box_touching_.size() < box_contacts_.size()) {
-        box_touching_.resize(box_contacts_.size());
+    // block by block: a block's touches go to the room of its entries. A kinematic box's
+    // approach is the circle's velocity relative to it.
+    const std::vector<circle_pair>& box_contacts = step_box_contacts();
+    const bool kinematic_in_step = !kinematic_box_of_.empty();
+    if (box_touching_.size() < box_contacts.size()) {
+        box_touching_.resize(box_contacts.size());
     }
     box_touching_in_block_.resize(blocks);
     detail::for_each_item(tasks, blocks, [&](std::size_t k) {
         const std::size_t from = box_contacts_from_[k];
         box_touching_in_block_[k] = kernels.world.box_touches(
-            p, box_contacts_.data() + from, box_contacts_from_[k + 1] - from, box_records_.data(),
+            p, box_contacts.data() + from, box_contacts_from_[k + 1] - from, box_records_.data(),
             touch, box_touching_.data() + from);
+        if (kinematic_in_step) {
+            aim_kinematic_touches(from, box_touching_in_block_[k]);
+        }
     });
 
     // 3. Positions: separate every listed pair in the schedule's order (Gauss-Seidel within
@@ -176,15 +185,16 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     };
     in_waves(tasks, schedule, [&](detail::pair_part& part, std::size_t) { separate(part); });
 
-    // 4. Static boxes: each moving circle against its listed boxes in ascending order
-    // (docs/behaviour.md's order rule).
+    // 4. Boxes: each moving circle against its listed boxes in ascending order
+    // (docs/behaviour.md's order rule), the kinematic ones last, where the substep ends them.
     detail::for_each_item(tasks, blocks, [&](std::size_t k) {
         const std::size_t from = box_contacts_from_[k];
-        kernels.world.push_boxes(p, box_contacts_.data() + from, box_contacts_from_[k + 1] - from,
+        if (kinematic_in_step) {
+            weigh_kinematic_touches(from, box_touching_in_block_[k], touch.inverse_h);
+        }
+        kernels.world.push_boxes(p, box_contacts.data() + from, box_contacts_from_[k + 1] - from,
                                  box_records_.data());
     });
-    // 4b. Kinematic boxes: no correction of 3 and 4 carries a circle into one.
-    push_out_of_kinematic_boxes(h);
 
     // 5. Velocity update: the corrections of 3 and 4 become velocity, capped in speed, so
     // that a corrected overlap does not go on closing, and a correction is not free energy.
@@ -193,8 +203,10 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     // kernel that does its part's phase 6 (below), so that SIMD paths keep those velocities
     // packed from the gain to the part's last impulse; the others' gain comes first, since
     // the parts of even blocks reach down into the odd blocks below them.
+    // A step with kinematic boxes answers block 0's box touches as the other blocks' (below).
     const bool single_pass = options_.velocity_iterations == 1;
-    const std::size_t gained_from = single_pass && blocks > 0 ? schedule.part(0).end : 0;
+    const bool block_0_fused = single_pass && blocks > 0 && !kinematic_in_step;
+    const std::size_t gained_from = block_0_fused ? schedule.part(0).end : 0;
     detail::for_each_item(tasks, detail::task_blocks(n - gained_from), [&](std::size_t k) {
         const detail::task_block b = detail::block_of(k, n - gained_from);
         const detail::task_block at{gained_from + b.first, gained_from + b.end};
@@ -214,7 +226,7 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     }
     const float friction = options_.friction;
     in_waves(tasks, schedule, [&](const detail::pair_part& part, std::size_t k) {
-        if (k == 0) { // block 0 starts at slot 0, and so does its part: the block's own slots
+        if (k == 0 && block_0_fused) { // block 0 starts at slot 0, and so does its part
             kernels.world.gain_and_respond(
                 circles_of_part(p, part),
                 {moved_from_x_.data(), moved_from_y_.data(), touch.inverse_h,
@@ -227,7 +239,12 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
             const std::size_t from = box_contacts_from_[k];
             for (std::size_t b = from; b < from + box_touching_in_block_[k]; ++b) {
                 const detail::world_touch t = box_touching_[b];
-                push_box(p, t, world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction));
+                float vx = p.vx[t.b];
+                float vy = p.vy[t.b];
+                if (kinematic_in_step) {
+                    relative_to_box(t.a, vx, vy);
+                }
+                push_box(p, t, world_impulse_of(t, vx, vy, friction));
             }
         }
         kernels.world.respond_pairs(circles_of_part(p, part), pair_touching_.data() + part.touch_at,
@@ -242,9 +259,10 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
 void detail::world_state::respond_in_passes(const particles_view& p, float friction) {
     detail::pair_schedule& schedule = schedule_.get();
     const detail::task_runner tasks = task_runner();
-    impulse_totals_.resize(box_contacts_.size() + schedule.pair_count());
+    const std::size_t box_entries = step_box_contacts().size();
+    impulse_totals_.resize(box_entries + schedule.pair_count());
     detail::impulse_total* const box_totals = impulse_totals_.data();
-    detail::impulse_total* const pair_totals = box_totals + box_contacts_.size();
+    detail::impulse_total* const pair_totals = box_totals + box_entries;
     // A part's pairs in runs; the first pass keeps the totals that the later ones start from.
     const auto respond_pairs = [&](const detail::pair_part& part, bool first_pass) {
         const particles_view v = circles_of_part(p, part);
@@ -270,15 +288,15 @@ void detail::world_state::respond_in_passes(const particles_view& p, float frict
                 const std::size_t from = box_contacts_from_[k];
                 for (std::size_t b = from; b < from + box_touching_in_block_[k]; ++b) {
                     const detail::world_touch t = box_touching_[b];
+                    float vx = p.vx[t.b];
+                    float vy = p.vy[t.b];
+                    relative_to_box(t.a, vx, vy);
                     if (first_pass) {
-                        const contact_impulse j =
-                            world_impulse_of(t, p.vx[t.b], p.vy[t.b], friction);
+                        const contact_impulse j = world_impulse_of(t, vx, vy, friction);
                         box_totals[b] = {j.normal, j.tangent};
                         push_box(p, t, j);
                     } else {
-                        push_box(p, t,
-                                 accumulated_impulse_of(t, p.vx[t.b], p.vy[t.b], friction,
-                                                        box_totals[b]));
+                        push_box(p, t, accumulated_impulse_of(t, vx, vy, friction, box_totals[b]));
                     }
                 }
             }
