@@ -129,7 +129,9 @@ void detail::world_state::step(float dt) {
     // isa_unavailable, which then leaves the world as it was.
     const detail::kernel_table& kernels = detail::active_table();
     plan_kinematic_step(dt); // may refuse a kinematic box's move, before anything changes
-    if (circles_changed_ || circle_of_slot_.size() != size() || steps_ % sort_every == 0) {
+    const bool resorted =
+        circles_changed_ || circle_of_slot_.size() != size() || steps_ % sort_every == 0;
+    if (resorted) {
         sort_slots();
         circles_changed_ = false;
     }
@@ -147,7 +149,7 @@ void detail::world_state::step(float dt) {
         ++listings_.full;
         break;
     }
-    list_kinematic_entries();
+    list_kinematic_entries(listed, resorted);
     // A step that can have fast circles (world.hpp, step 1b) or has circles near a kinematic
     // box (1c and 4b) runs outside bands, on the schedule; the static circles are found
     // again when a sweep needs them.

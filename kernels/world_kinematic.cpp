@@ -127,6 +127,7 @@ std::size_t detail::world_state::add_kinematic_box(aabb box, float vx, float vy)
     kinematic_.vx.push_back(vx);
     kinematic_.vy.push_back(vy);
     kinematic_.moving.push_back(0);
+    kinematic_listed_ = false; // the new box has no entries yet
     for (std::vector<float>* next : {&kinematic_.next_min_x, &kinematic_.next_min_y,
                                      &kinematic_.next_max_x, &kinematic_.next_max_y}) {
         next->push_back(0.0F);
@@ -173,6 +174,7 @@ void detail::world_state::remove_kinematic_box(std::size_t index) {
         field->erase(field->begin() + at);
     }
     kinematic_.moving.erase(kinematic_.moving.begin() + at);
+    kinematic_listed_ = false; // the entries name boxes by index
 }
 
 particle_world::kinematic_box detail::world_state::kinematic_box_at(std::size_t index) const {
@@ -192,6 +194,7 @@ void detail::world_state::plan_kinematic_step(float dt) {
     const float h = dt / static_cast<float>(substeps);
     auto& k = kinematic_;
     k.step_move.resize(4 * boxes);
+    k.step_end.resize(4 * boxes);
     k.contact_vx.resize(boxes);
     k.contact_vy.resize(boxes);
     for (std::size_t b = 0; b < boxes; ++b) {
@@ -204,6 +207,7 @@ void detail::world_state::plan_kinematic_step(float dt) {
             move[c] = moving ? (to[c] - from[c]) / static_cast<float>(substeps)
                              : (c % 2 == 0 ? k.vx[b] : k.vy[b]) * h;
             const float end = corner_after(from[c], move[c], substeps, substeps, moving, to[c]);
+            k.step_end[4 * b + c] = end;
             finite = finite && std::isfinite(move[c]) && std::isfinite(end);
         }
         k.contact_vx[b] = moving ? (move[0] + move[2]) * 0.5F / h : k.vx[b];
@@ -216,120 +220,6 @@ void detail::world_state::plan_kinematic_step(float dt) {
                    ")");
         }
     }
-}
-
-// After the step's listing: each moving circle whose listed reach (its listed centre and
-// search radius, which hold it for the whole step) meets a box's path over the step (the
-// bounds of where the box starts and ends it), by slot and then box. The circles are found
-// through the cells of the listed circles that partial relisting keeps, so the cost grows
-// with the kinematic boxes and the circles near them, not with all the circles.
-void detail::world_state::list_kinematic_entries() {
-    kinematic_circles_.clear();
-    kinematic_first_.clear();
-    kinematic_box_of_.clear();
-    kinematic_found_.clear();
-    const std::size_t boxes = kinematic_box_count();
-    const std::size_t n = size();
-    if (boxes == 0 || n == 0) {
-        return;
-    }
-    const circles_cview listed(listed_x_.data(), listed_y_.data(), search_radius_.data(), n);
-    if (!cells_current_) {
-        listed_cells_.grid = detail::circle_grid_for(listed, 0.0F);
-        detail::sort_into_cells(listed, listed_cells_);
-        relisted_.clear(n);
-        cells_current_ = true;
-    }
-    const auto& k = kinematic_;
-    const int substeps = options_.substeps;
-    // Box b's path over the step: the bounds of where it starts and ends it.
-    struct bounds {
-        float min_x, min_y, max_x, max_y;
-    };
-    const auto path_of = [&](std::size_t b) {
-        const float* const move = k.step_move.data() + 4 * b;
-        const float from[4] = {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]};
-        const float next[4] = {k.next_min_x[b], k.next_min_y[b], k.next_max_x[b], k.next_max_y[b]};
-        float end[4];
-        for (std::size_t c = 0; c < 4; ++c) {
-            end[c] = corner_after(from[c], move[c], substeps, substeps, k.moving[b] != 0, next[c]);
-        }
-        return bounds{std::min(from[0], end[0]), std::min(from[1], end[1]),
-                      std::max(from[2], end[2]), std::max(from[3], end[3])};
-    };
-    // Whether moving circle j's listed reach meets a path.
-    const auto reaches = [&](std::uint32_t j, const bounds& path) {
-        const float reach = search_radius_[j];
-        return inverse_mass_[j] > 0.0F &&
-               math::distance_squared_of(listed_x_[j], listed_y_[j], path.min_x, path.min_y,
-                                         path.max_x, path.max_y) <= reach * reach;
-    };
-    for (std::size_t b = 0; b < boxes; ++b) {
-        const bounds path = path_of(b);
-        const float half_x = (path.max_x - path.min_x) * 0.5F;
-        const float half_y = (path.max_y - path.min_y) * 0.5F;
-        const auto b32 = static_cast<std::uint32_t>(b);
-        detail::for_each_candidate_within(listed_cells_, relisted_, path.min_x + half_x,
-                                          path.min_y + half_y, std::max(half_x, half_y),
-                                          [&](std::uint32_t j) {
-                                              if (reaches(j, path)) {
-                                                  kinematic_found_.push_back({j, b32});
-                                              }
-                                          });
-    }
-    // By slot, then box: a counting sort by slot, stable, of entries found box by box in
-    // ascending order (a comparison sort of them was 4% of a step of the pile with 1 000
-    // kinematic boxes).
-    kinematic_slot_start_.assign(n + 1, 0);
-    for (const circle_pair e : kinematic_found_) {
-        ++kinematic_slot_start_[e.a + 1];
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        kinematic_slot_start_[i + 1] += kinematic_slot_start_[i];
-    }
-    kinematic_sorted_.resize(kinematic_found_.size());
-    for (const circle_pair e : kinematic_found_) {
-        kinematic_sorted_[kinematic_slot_start_[e.a]++] = e;
-    }
-    kinematic_found_.swap(kinematic_sorted_);
-#ifndef NDEBUG
-    const auto key = [](circle_pair q) { return std::uint64_t{q.a} << 32U | q.b; };
-    // Debug builds (the sanitizer job's among them) hold the cells' search to a brute force's.
-    std::size_t want = 0;
-    for (std::size_t b = 0; b < boxes; ++b) {
-        const bounds path = path_of(b);
-        for (std::size_t j = 0; j < n; ++j) {
-            want += reaches(static_cast<std::uint32_t>(j), path) ? 1 : 0;
-        }
-    }
-    if (want != kinematic_found_.size() ||
-        std::adjacent_find(kinematic_found_.begin(), kinematic_found_.end(),
-                           [&](circle_pair l, circle_pair r) { return key(l) >= key(r); }) !=
-            kinematic_found_.end()) {
-        throw std::logic_error("simdcollide::particle_world: kinematic entries differ from a "
-                               "brute force's, or are out of order");
-    }
-#endif
-    for (const circle_pair e : kinematic_found_) {
-        if (kinematic_circles_.empty() || kinematic_circles_.back() != e.a) {
-            kinematic_circles_.push_back(e.a);
-            kinematic_first_.push_back(static_cast<std::uint32_t>(kinematic_box_of_.size()));
-        }
-        kinematic_box_of_.push_back(e.b);
-    }
-    kinematic_first_.push_back(static_cast<std::uint32_t>(kinematic_box_of_.size()));
-    kinematic_start_x_.resize(kinematic_circles_.size());
-    kinematic_start_y_.resize(kinematic_circles_.size());
-    // Beside the static boxes' entries, each kinematic box numbered after them: phases 2, 4
-    // and 6 take both in one list, a circle's static boxes first.
-    const auto statics = static_cast<std::uint32_t>(static_box_count());
-    for (circle_pair& e : kinematic_found_) {
-        e.b += statics;
-    }
-    kinematic_box_contacts_.resize(box_contacts_.size() + kinematic_found_.size());
-    std::merge(box_contacts_.begin(), box_contacts_.end(), kinematic_found_.begin(),
-               kinematic_found_.end(), kinematic_box_contacts_.begin(),
-               [](circle_pair l, circle_pair r) { return l.a != r.a ? l.a < r.a : l.b < r.b; });
 }
 
 // Before phase 1 of substep `substep` (from 0): where each box starts and ends the substep,
@@ -350,15 +240,23 @@ void detail::world_state::kinematic_substep_start(int substep) {
     }
     k.box_from.swap(k.box_to);
     k.box_to.resize(4 * boxes);
+    // Each box where the substep ends it, and the furthest a box's centre moves in it (1c).
+    const bool last = substep + 1 == substeps;
+    float furthest2 = 0.0F;
     for (std::size_t b = 0; b < boxes; ++b) {
-        const bool moving = k.moving[b] != 0;
-        const float from[4] = {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]};
-        const float next[4] = {k.next_min_x[b], k.next_min_y[b], k.next_max_x[b], k.next_max_y[b]};
+        const float start[4] = {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]};
+        const float* const end = k.step_end.data() + 4 * b;
+        const float* const move = k.step_move.data() + 4 * b;
+        const float* const from = k.box_from.data() + 4 * b;
+        float* const to = k.box_to.data() + 4 * b;
         for (std::size_t c = 0; c < 4; ++c) {
-            k.box_to[4 * b + c] = corner_after(from[c], k.step_move[4 * b + c], substep + 1,
-                                               substeps, moving, next[c]);
+            to[c] = last ? end[c] : start[c] + static_cast<float>(substep + 1) * move[c];
         }
+        const float mx = ((to[0] - from[0]) + (to[2] - from[2])) * 0.5F;
+        const float my = ((to[1] - from[1]) + (to[3] - from[3])) * 0.5F;
+        furthest2 = std::max(furthest2, mx * mx + my * my);
     }
+    k.furthest_move = std::sqrt(furthest2);
     // Phases 2 and 4 find each box where the substep ends it, after the static boxes.
     const std::size_t statics = static_box_count();
     box_records_.resize(4 * (statics + boxes));
@@ -391,6 +289,12 @@ void detail::world_state::sweep_kinematic_boxes() {
         const float sy = kinematic_start_y_[e];
         float ex = x_[c];
         float ey = y_[c];
+        // Its move and the furthest a box moves adding up to less than its slow reach, the
+        // circle is slow against each of its boxes: most are.
+        const float slack = slow_reach * r - k.furthest_move;
+        if (slack > 0.0F && (ex - sx) * (ex - sx) + (ey - sy) * (ey - sy) < slack * slack) {
+            return;
+        }
         bool hit_any = false;
         for (std::uint32_t q = kinematic_first_[e]; q < kinematic_first_[e + 1]; ++q) {
             const std::uint32_t b = kinematic_box_of_[q];
@@ -438,6 +342,9 @@ void detail::world_state::sweep_kinematic_boxes() {
 void detail::world_state::aim_kinematic_touches(std::size_t from, std::size_t count) {
     const auto statics = static_cast<std::uint32_t>(static_box_count());
     const float restitution = options_.restitution;
+    if (restitution == 0.0F) {
+        return; // no approach speed to answer: each target is 0 as box_touches left it
+    }
     for (std::size_t q = from; q < from + count; ++q) {
         detail::world_touch& t = box_touching_[q];
         if (t.a >= statics) {
@@ -478,14 +385,10 @@ void detail::world_state::weigh_kinematic_touches(std::size_t from, std::size_t 
 // and goes by its velocity again from the next step.
 void detail::world_state::finish_kinematic_step() {
     auto& k = kinematic_;
-    const int substeps = options_.substeps;
     for (std::size_t b = 0; b < kinematic_box_count(); ++b) {
-        const bool moving = k.moving[b] != 0;
         float* const corner[4] = {&k.min_x[b], &k.min_y[b], &k.max_x[b], &k.max_y[b]};
-        const float next[4] = {k.next_min_x[b], k.next_min_y[b], k.next_max_x[b], k.next_max_y[b]};
         for (std::size_t c = 0; c < 4; ++c) {
-            *corner[c] = corner_after(*corner[c], k.step_move[4 * b + c], substeps, substeps,
-                                      moving, next[c]);
+            *corner[c] = k.step_end[4 * b + c];
         }
         k.moving[b] = 0;
     }

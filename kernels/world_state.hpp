@@ -111,6 +111,9 @@ public:
     [[nodiscard]] std::size_t kinematic_entry_count() const noexcept {
         return kinematic_box_of_.size();
     }
+    /// How the entries were found: afresh (every box), and in part (the boxes that left
+    /// their regions and the circles listed again alone), over the world's steps.
+    [[nodiscard]] listing_counts kinematic_listings() const noexcept { return kinematic_listings_; }
     /// The circles in those entries, each once.
     [[nodiscard]] std::size_t kinematic_circle_count() const noexcept {
         return kinematic_circles_.size();
@@ -144,7 +147,10 @@ private:
     void sweep_fast_circles();
     void find_box_contact_blocks();
     void plan_kinematic_step(float dt);
-    void list_kinematic_entries();
+    void list_kinematic_entries(listing listed, bool resorted);
+    void list_near_kinematic_box(std::size_t box, std::vector<circle_pair>& out);
+    void relist_kinematic_entries(listing listed);
+    void index_kinematic_entries();
     void kinematic_substep_start(int substep);
     void sweep_kinematic_boxes();
     void aim_kinematic_touches(std::size_t from, std::size_t count);
@@ -257,8 +263,13 @@ private:
         std::vector<std::uint8_t> moving;
         std::vector<float> next_min_x, next_min_y, next_max_x, next_max_y;
         std::vector<float> step_move; // 4 a box: the corners' move a substep
+        std::vector<float> step_end;  // 4 a box: where the step ends its corners
+        // 4 a box: the bounds that its entries were listed for (where it went in the step
+        // it was listed in, and a margin), kept while it goes no further
+        std::vector<float> region;
         std::vector<float> contact_vx, contact_vy;
         std::vector<float> box_from, box_to;
+        float furthest_move = 0.0F; // the furthest a box's centre moves in the substep
     } kinematic_;
     // The step's entries: the circles near a kinematic box's path (slots, ascending), the
     // first of each one's boxes in kinematic_box_of_ (and one past the last), where each
@@ -269,6 +280,16 @@ private:
     std::vector<float> kinematic_start_x_, kinematic_start_y_;
     std::vector<circle_pair> kinematic_found_, kinematic_sorted_, kinematic_box_contacts_;
     std::vector<std::uint32_t> kinematic_slot_start_;
+    // Whether kinematic_found_ holds each box's entries for its region and the circles'
+    // lists as they are; the regions in a grid (current while kinematic_regions_current_),
+    // for the circles listed again on their own; and scratch.
+    bool kinematic_listed_ = false;
+    listing_counts kinematic_listings_;
+    static_box_grid kinematic_regions_;
+    bool kinematic_regions_current_ = false;
+    std::vector<circle_pair> kinematic_fresh_;
+    std::vector<std::uint32_t> kinematic_near_;
+    std::vector<std::uint8_t> kinematic_regrown_;
     // A step that ran outside bands in a world with bands (for its fast circles) built the
     // schedule afresh; when the lists change in bands, the schedule is out of date.
     bool schedule_stale_ = true;

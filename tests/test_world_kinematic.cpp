@@ -3,6 +3,7 @@
 // without losing a circle; the same bits on every instruction set and worker count; a world
 // whose kinematic boxes meet no circle keeps its bits; bad input refused, the world unchanged.
 #include "test_support.hpp"
+#include "world_state.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -239,6 +240,56 @@ TEST(world_kinematic, a_scene_steps_to_the_same_bits_on_every_isa_and_worker_cou
             expect_same_floats(got, want, "against the reference on one worker");
         }
     }
+}
+
+// A pile in a container with kinematic boxes among its circles: ten that go back and forth,
+// one that goes on through the pile (for the entries a step keeps from the last).
+particle_world pile_with_boxes() {
+    particle_world world;
+    aabb_set boxes = open_container(10, 20);
+    world.set_boxes(boxes.view());
+    for (std::size_t i = 0; i < 300; ++i) {
+        world.add_circle({0.3F + static_cast<float>(i % 20) * 0.48F,
+                          0.3F + static_cast<float>(i / 20) * 0.5F, 0.2F},
+                         1.0F);
+    }
+    for (std::size_t k = 0; k < 10; ++k) {
+        const float x = 0.5F + static_cast<float>(k) * 0.9F;
+        world.add_kinematic_box(aabb::from_min_max(x, 2.0F, x + 0.3F, 2.3F));
+    }
+    world.add_kinematic_box(aabb::from_min_max(0.2F, 4.0F, 0.5F, 4.3F), 0.5F, 0.0F);
+    return world;
+}
+
+// The entries a step keeps from the last (a box still within the region it was listed for, a
+// circle not listed again) give the bits of entries listed afresh each step: removing and
+// adding the last box again, the same, lists them afresh.
+TEST(world_kinematic, kept_entries_step_to_the_bits_of_entries_listed_afresh) {
+    particle_world kept = pile_with_boxes();
+    particle_world afresh = pile_with_boxes();
+    const std::size_t last = kept.kinematic_box_count() - 1;
+    for (int s = 0; s < 150; ++s) {
+        const float v = s % 2 == 0 ? 0.05F : -0.05F;
+        for (particle_world* world : {&kept, &afresh}) {
+            for (std::size_t k = 0; k < last; ++k) {
+                world->set_kinematic_velocity(k, v, 0.0F);
+            }
+            if (world == &afresh) {
+                const particle_world::kinematic_box box = world->kinematic_box_at(last);
+                world->remove_kinematic_box(last);
+                world->add_kinematic_box(box.box, box.vx, box.vy);
+            }
+            world->step(dt);
+        }
+        ASSERT_NO_FATAL_FAILURE(
+            expect_same_floats(motion_of(kept), motion_of(afresh), "step " + std::to_string(s)));
+    }
+    const auto listed_kept = detail::state_of(kept).kinematic_listings();
+    const auto listed_afresh = detail::state_of(afresh).kinematic_listings();
+
+    EXPECT_EQ(listed_afresh.full, 150U);
+    EXPECT_LT(listed_kept.full, 75U) << "the entries were not kept";
+    EXPECT_GT(listed_kept.partial, 30U) << "no box or circle was listed again alone";
 }
 
 // With bands, a step with circles near a kinematic box runs outside bands, to the same bits.
