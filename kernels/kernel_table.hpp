@@ -87,6 +87,12 @@ struct velocity_update {
     std::size_t box_count;
     const world_touch* pairs; ///< phase 3's circle-pair touches (a != b in each)
     std::size_t pair_count;
+    /// Boxes that move (the world's kinematic boxes): a box touch with a >= moving_from
+    /// answers the circle's velocity relative to box a, whose velocity is
+    /// (box_vx[a - moving_from], box_vy[a - moving_from]). None where box_vx is null.
+    const float* box_vx = nullptr;
+    const float* box_vy = nullptr;
+    std::uint32_t moving_from = 0;
 };
 
 /// Phase 3's record of the circle pairs in contact for phase 6 (world.hpp, step 3): what

@@ -203,10 +203,8 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     // kernel that does its part's phase 6 (below), so that SIMD paths keep those velocities
     // packed from the gain to the part's last impulse; the others' gain comes first, since
     // the parts of even blocks reach down into the odd blocks below them.
-    // A step with kinematic boxes answers block 0's box touches as the other blocks' (below).
     const bool single_pass = options_.velocity_iterations == 1;
-    const bool block_0_fused = single_pass && blocks > 0 && !kinematic_in_step;
-    const std::size_t gained_from = block_0_fused ? schedule.part(0).end : 0;
+    const std::size_t gained_from = single_pass && blocks > 0 ? schedule.part(0).end : 0;
     detail::for_each_item(tasks, detail::task_blocks(n - gained_from), [&](std::size_t k) {
         const detail::task_block b = detail::block_of(k, n - gained_from);
         const detail::task_block at{gained_from + b.first, gained_from + b.end};
@@ -226,13 +224,22 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     }
     const float friction = options_.friction;
     in_waves(tasks, schedule, [&](const detail::pair_part& part, std::size_t k) {
-        if (k == 0 && block_0_fused) { // block 0 starts at slot 0, and so does its part
-            kernels.world.gain_and_respond(
-                circles_of_part(p, part),
-                {moved_from_x_.data(), moved_from_y_.data(), touch.inverse_h,
-                 options_.max_correction_speed, friction, box_touching_.data(),
-                 box_touching_in_block_[0], pair_touching_.data() + part.touch_at, part.touching},
-                scratch);
+        if (k == 0) { // block 0 starts at slot 0, and so does its part: the block's own slots
+            detail::velocity_update u{moved_from_x_.data(),
+                                      moved_from_y_.data(),
+                                      touch.inverse_h,
+                                      options_.max_correction_speed,
+                                      friction,
+                                      box_touching_.data(),
+                                      box_touching_in_block_[0],
+                                      pair_touching_.data() + part.touch_at,
+                                      part.touching};
+            if (kinematic_in_step) { // the kinematic boxes' touches relative to them
+                u.box_vx = kinematic_.contact_vx.data();
+                u.box_vy = kinematic_.contact_vy.data();
+                u.moving_from = static_cast<std::uint32_t>(static_box_count());
+            }
+            kernels.world.gain_and_respond(circles_of_part(p, part), u, scratch);
             return;
         }
         if (k != no_block) {

@@ -283,8 +283,9 @@ TEST_P(world_kernels_simd, world_respond_pairs_match_reference_on_a_list_long_en
 // first's impulse), a stretch in descending circle order, and some on static circles
 // (inverse mass 0, one with velocity -0); corrections of zero, small, and over the speed
 // cap; every length of the box list up to a few blocks and then all, with pair lists of
-// lengths around a block and all; friction zero and not; and the view from its first
-// circle and from its second (off its alignment).
+// lengths around a block and all; friction zero and not; boxes 3 on moving or not (each
+// touch with the velocity relative to its box); and the view from its first circle and
+// from its second (off its alignment).
 TEST_P(world_kernels_simd, world_gain_and_respond_matches_reference) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table();
@@ -333,6 +334,12 @@ TEST_P(world_kernels_simd, world_gain_and_respond_matches_reference) {
         }
     }
 
+    // The velocities of boxes 3 on where they move (for the pair counts that are odd).
+    std::vector<float> box_vx(n), box_vy(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        box_vx[k] = 2.0F * unit(rng);
+        box_vy[k] = k % 4 == 0 ? 0.0F : unit(rng);
+    }
     const std::vector<float> vx = scene.vx;
     const std::vector<float> vy = scene.vy;
     std::size_t most_changed = 0;
@@ -367,15 +374,20 @@ TEST_P(world_kernels_simd, world_gain_and_respond_matches_reference) {
                 for (const std::size_t pair_count :
                      {std::size_t{0}, std::size_t{7}, std::size_t{8}, std::size_t{9},
                       std::size_t{17}, pairs.size()}) {
-                    const detail::velocity_update u{moved_x.data() + offset,
-                                                    moved_y.data() + offset,
-                                                    inverse_h,
-                                                    cap,
-                                                    friction,
-                                                    boxes.data(),
-                                                    box_count,
-                                                    pairs.data(),
-                                                    pair_count};
+                    detail::velocity_update u{moved_x.data() + offset,
+                                              moved_y.data() + offset,
+                                              inverse_h,
+                                              cap,
+                                              friction,
+                                              boxes.data(),
+                                              box_count,
+                                              pairs.data(),
+                                              pair_count};
+                    if (pair_count % 2 == 1) { // boxes 3 on moving (kinematic boxes)
+                        u.box_vx = box_vx.data();
+                        u.box_vy = box_vy.data();
+                        u.moving_from = 3;
+                    }
                     scene.vx = vx;
                     scene.vy = vy;
                     ref.world.gain_and_respond(view, u, scratch.data());

@@ -320,7 +320,7 @@ inline void respond_pairs_loop(simdcollide::particles_view c,
 }
 
 // Phases 5 and 6 with a single velocity pass: the corrections' gain, then the box
-// contacts in order, then the circle pairs. Copies, not references, of the friction and of
+// contacts in order (a moving box's on the velocity relative to it), then the circle pairs. Copies, not references, of the friction and of
 // each box touch: a store to a velocity could alias them for all GCC knows, and it would
 // load them again after every store.
 inline void gain_and_respond_loop(simdcollide::particles_view c,
@@ -329,7 +329,13 @@ inline void gain_and_respond_loop(simdcollide::particles_view c,
     const float friction = u.friction;
     for (std::size_t k = 0; k < u.box_count; ++k) {
         const simdcollide::detail::world_touch t = u.boxes[k];
-        push_box(c, t, world_impulse_of(t, c.vx[t.b], c.vy[t.b], friction));
+        float vx = c.vx[t.b];
+        float vy = c.vy[t.b];
+        if (u.box_vx != nullptr && t.a >= u.moving_from) { // relative to a moving box
+            vx -= u.box_vx[t.a - u.moving_from];
+            vy -= u.box_vy[t.a - u.moving_from];
+        }
+        push_box(c, t, world_impulse_of(t, vx, vy, friction));
     }
     respond_pairs_loop(c, u.pairs, u.pair_count, friction, scratch);
 }

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace simdcollide::simd {
 
@@ -44,7 +45,12 @@ struct world_impulses {
         float* const moving = scratch;
         const typename world_circles<Arch>::velocity_gain gain{u.inverse_h, u.cap};
         gain_into_records(c, u.moved_x, u.moved_y, gain, moving);
-        respond_boxes(u.boxes, u.box_count, u.friction, moving);
+        if (u.box_vx != nullptr) {
+            respond_boxes(u.boxes, u.box_count, u.friction, moving, whole{},
+                          box_motion{u.box_vx, u.box_vy, u.moving_from});
+        } else {
+            respond_boxes(u.boxes, u.box_count, u.friction, moving);
+        }
         respond_packed(u.pairs, u.pair_count, u.friction, moving);
         unpack_velocities(moving, c.count, c.vx, c.vy);
     }
@@ -124,9 +130,18 @@ struct world_impulses {
     // other's records. The world lists a circle's boxes together, so a block ends early only
     // at a circle with two boxes in contact. The lanes past a short block repeat its last
     // contact, and are not written.
-    template <class Entry = whole>
+    // The velocities of moving boxes (velocity_update::box_vx): box a's where a >= from.
+    struct box_motion {
+        const float* vx;
+        const float* vy;
+        std::uint32_t from;
+    };
+    // No box moves: nothing to take away.
+    struct no_motion {};
+
+    template <class Entry = whole, class Motion = no_motion>
     static void respond_boxes(const detail::world_touch* touches, std::size_t count, float friction,
-                              float* moving, Entry entry = {}) {
+                              float* moving, Entry entry = {}, Motion motion = {}) {
         using V = velocity_records<Arch>;
         const F mu(friction);
         const F zero(0.0F);
@@ -142,7 +157,22 @@ struct world_impulses {
             const auto circle = [=](std::size_t j) { return entry(lane(j)->b); };
             const touch_fields t = load_block(lane).fields;
             const typename V::fields v = V::load(moving, circle);
-            const impulse p = impulse_of(t, v.vx, v.vy, mu, zero);
+            F rx = v.vx;
+            F ry = v.vy;
+            if constexpr (std::is_same_v<Motion, box_motion>) {
+                // The velocity relative to each lane's box: a static box's is left as it is.
+                alignas(64) float ux[width];
+                alignas(64) float uy[width];
+                for (std::size_t j = 0; j < width; ++j) {
+                    const std::uint32_t box = lane(j)->a;
+                    const bool moves = box >= motion.from;
+                    ux[j] = moves ? motion.vx[box - motion.from] : 0.0F;
+                    uy[j] = moves ? motion.vy[box - motion.from] : 0.0F;
+                }
+                rx = rx - F::load_aligned(ux);
+                ry = ry - F::load_aligned(uy);
+            }
+            const impulse p = impulse_of(t, rx, ry, mu, zero);
             // The box is static: the circle takes all of it, with its weight, with no test
             // (box contacts are listed only for circles of inverse mass > 0).
             V::store(moving, circle, {v.vx + p.x * t.weight_b, v.vy + p.y * t.weight_b}, lanes);
