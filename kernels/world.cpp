@@ -151,7 +151,7 @@ void detail::world_state::step(float dt) {
     }
     list_kinematic_entries(listed, resorted);
     // A step that can have fast circles (world.hpp, step 1b) or has circles near a kinematic
-    // box (1c and 4b) runs outside bands, on the schedule; the static circles are found
+    // box (1c) runs outside bands, on the schedule; the static circles are found
     // again when a sweep needs them.
     const float h = dt / static_cast<float>(options_.substeps);
     const bool in_bands = banded() && kinematic_box_of_.empty() && !fast_in_step(h);

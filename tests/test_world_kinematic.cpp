@@ -1,4 +1,4 @@
-// Kinematic boxes (world.hpp, steps 1c and 4b): boxes the host moves push circles without
+// Kinematic boxes (world.hpp, steps 1c, 2, 4 and 6): boxes the host moves push circles without
 // passing through them at any speed, carry a pile by friction, compress a column in a tube
 // without losing a circle; the same bits on every instruction set and worker count; a world
 // whose kinematic boxes meet no circle keeps its bits; bad input refused, the world unchanged.

@@ -41,18 +41,27 @@
 //      step in bands (below) in which a circle can be fast, by the speeds at its start and
 //      what gravity adds over it, or in which a circle is listed with a kinematic box, runs
 //      outside bands.
-//   1c. kinematic boxes (add_kinematic_box): each step first lists, for each kinematic box,
-//      the moving circles whose listed reach (above) meets the bounds of where the box starts
-//      and ends the step. In each substep the box moves by its substep's move m (v h, or an
-//      equal part of the way to where move_kinematic_box sent it), and each listed circle's
-//      move of 1 and 1b, from s by d, is swept against its boxes in ascending order, each in
-//      its own frame: from s by d - m against the box where it started the substep. At an
-//      impact the circle's velocity relative to the box (the box's velocity: v, or its
-//      centre's move over dt) loses its approach along the normal times 1 + restitution, and
-//      friction slows it along the surface within mu times that impulse; the circle ends at
-//      the impact, plus the rest of its move in that frame less its part into the box, plus
-//      m. Where it ends counts as its position after phase 1. So a box pushes a circle at any
-//      speed without passing through it, and carries one resting on it;
+//   1c. kinematic boxes (add_kinematic_box): each step lists, for each kinematic box, the
+//      moving circles whose listed reach (above) meets the box's region: the bounds of where
+//      the box starts and ends the step, grown by four times the furthest its corners go in
+//      it. The entries are kept from step to step as the lists are: a box whose path leaves
+//      its region is listed again alone, a circle listed again alone is looked for among
+//      the regions, and all are listed afresh when the lists are. Which circles are listed
+//      beyond those that touch a box changes no bit. In each substep the box moves by its
+//      substep's move m (v h, or an equal part of the way to where move_kinematic_box sent
+//      it), and each listed circle whose move of 1 and 1b, from s by d, is fast against a
+//      box (|d - m| >= sweep_from times its radius; a circle whose |d| and the furthest any
+//      box moves add up to less is slow against all) is swept against it, boxes in
+//      ascending order, each in its own frame: from s by d - m against the box where it
+//      started the substep. At an impact the circle's velocity relative to the box (the
+//      box's velocity: v, or its centre's move over dt) loses its approach along the normal
+//      times 1 + restitution, and friction slows it along the surface within mu times that
+//      impulse; the circle ends at the impact, plus the rest of its move in that frame less
+//      its part into the box, plus m. Where it ends counts as its position after phase 1.
+//      So a box pushes a circle at any speed without passing through it. Phases 2, 4 and 6
+//      then take each listed circle's kinematic boxes after its static ones, as static
+//      boxes where the substep ends them, but on the circle's velocity relative to the box
+//      (its approach in 2, its impulses in 6);
 //   2. the listed boxes in contact now, each with its normal, depth and approach speed vn0
 //      (relative velocity along the normal; < 0 when closing);
 //   3. for each part of the schedule in turn, `separation_iterations` rounds of separation
@@ -67,16 +76,13 @@
 //      substeps a substep, scaled back along its direction (a circle that a later part
 //      moves again is held again);
 //   4. each moving circle pushed out of its listed boxes in ascending box index
-//      (docs/behaviour.md's order rule); static circles are never moved;
-//   4b. each circle listed with a kinematic box: its move by 3 and 4 (from where 1c left it)
-//      swept against each of its boxes, still where the substep ends them, in ascending
-//      order; at an impact it stops there and slides on along the surface, and a circle still
-//      inside a box is pushed out through its nearest face. Friction slows its velocity
-//      relative to the box within mu times the normal impulse those corrections amount to
-//      (their part along the normal over h), as for the static boxes in 6. A circle pinched
-//      between two boxes, or a box and a static one, is held out of the kinematic box;
+//      (docs/behaviour.md's order rule), its kinematic boxes last: a circle pinched between
+//      a kinematic box and a static box or circle is held out of the kinematic box. Static
+//      circles are never moved. For a kinematic box's contact, the friction limit of 6 takes
+//      the circle's depth in the box now, before this push (the depth 2 saw, if more): the
+//      weight of a pile reaches its bottom row through 3, and so holds it on a moving box;
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
-//      the correction of 3, 4 and 4b divided by h, that gain capped at max_correction_speed.
+//      the correction of 3 and 4 divided by h, that gain capped at max_correction_speed.
 //      So a contact that closed during the substep ends it at rest along its normal, and a
 //      correction adds no energy;
 //   6. restitution and friction for the contacts of 2 and 3, part by part in the
@@ -220,7 +226,8 @@ struct world_options {
     /// circle that can move further in a substep than sweep_from times its radius is swept
     /// along that substep's move against the boxes and static circles near its path, so
     /// that it never passes through one. Slower circles take none of it. 0 sweeps every
-    /// moving circle.
+    /// moving circle. The same threshold, on the move relative to the box, decides which
+    /// circles are swept against a kinematic box (step 1c); with infinity none is.
     float sweep_from = 0.5F;
     /// >= 0, length: how much further than a step's possible move each circle's pairs and
     /// boxes are listed. Larger lists, made less often (see the top of this file; why 0.08:
@@ -339,7 +346,7 @@ public:
     /// the first invalid box, and then keeps the previous boxes.
     void set_boxes(aabbs_view boxes);
 
-    /// Adds a kinematic box: one the host moves (steps 1c and 4b above). Each step moves it
+    /// Adds a kinematic box: one the host moves (steps 1c, 2, 4 and 6 above). Each step moves it
     /// by its velocity (vx, vy) times dt, substep by substep, unless move_kinematic_box gave
     /// it a place for that step. Returns its index among the kinematic boxes (indices never
     /// change but by removal). Throws std::invalid_argument naming it, and adds nothing,
