@@ -89,16 +89,6 @@ bool path_meets(float sx, float sy, float dx, float dy, float r, const float* b)
            std::min(sy, ey) - r <= b[3] && std::max(sy, ey) + r >= b[1];
 }
 
-// The contact of a circle of radius r at (x, y) with box record b, tested first without the
-// square root: most circles near a box are not touching it.
-math::contact_result touch_of(float x, float y, float r, const float* b) {
-    const float d2 = math::distance_squared_of(x, y, b[0], b[1], b[2], b[3]);
-    if (d2 > 0.0F && d2 >= r * r) {
-        return {};
-    }
-    return math::contact_of(x, y, r, b[0], b[1], b[2], b[3], 0.0F);
-}
-
 // on_circle(e) for each of `count` listed circles, in blocks on the workers: each writes its
 // own circle alone, so the bits do not depend on who runs which block.
 template <class OnCircle>
@@ -222,8 +212,7 @@ void detail::world_state::plan_kinematic_step(float dt) {
     }
 }
 
-// Before phase 1 of substep `substep` (from 0): where each box starts and ends the substep,
-// and where each listed circle starts it.
+// Before substep `substep` (from 0): where each box starts and ends it.
 void detail::world_state::kinematic_substep_start(int substep) {
     if (kinematic_circles_.empty()) {
         return;
@@ -261,6 +250,25 @@ void detail::world_state::kinematic_substep_start(int substep) {
     const std::size_t statics = static_box_count();
     box_records_.resize(4 * (statics + boxes));
     std::copy(k.box_to.begin(), k.box_to.end(), box_records_.data() + 4 * statics);
+}
+
+// Before phase 1 of a substep of h, after find_fast_circles: whether any listed circle can
+// be fast against a box in it (1c), and if so where each starts the substep. None can where
+// the fastest circle, plus the furthest a box moves, stays below the least speed a circle
+// must reach to be fast (fast_floor, with what gravity adds): (s + g h) h + furthest <
+// sweep_from r for every circle, the test 1c makes of each. Most substeps of most worlds.
+void detail::world_state::note_kinematic_starts(float h) {
+    auto& k = kinematic_;
+    k.sweeps = false;
+    if (kinematic_circles_.empty() ||
+        !(options_.sweep_from < std::numeric_limits<float>::infinity())) {
+        return;
+    }
+    const float below = fast_floor_ - k.furthest_move / h;
+    if (below > 0.0F && fastest_ < below * below) {
+        return;
+    }
+    k.sweeps = true;
     for (std::size_t e = 0; e < kinematic_circles_.size(); ++e) {
         kinematic_start_x_[e] = x_[kinematic_circles_[e]];
         kinematic_start_y_[e] = y_[kinematic_circles_[e]];
@@ -276,7 +284,7 @@ void detail::world_state::kinematic_substep_start(int substep) {
 // from where the last left the circle. A slower move is left to phases 2, 4 and 6, as
 // against a static box.
 void detail::world_state::sweep_kinematic_boxes() {
-    if (kinematic_circles_.empty()) {
+    if (!kinematic_.sweeps) {
         return;
     }
     const auto& k = kinematic_;
@@ -366,17 +374,29 @@ void detail::world_state::weigh_kinematic_touches(std::size_t from, std::size_t 
                                                   float inverse_h) {
     const auto statics = static_cast<std::uint32_t>(static_box_count());
     const float friction = options_.friction;
+    if (friction == 0.0F) {
+        return; // every limit stays 0
+    }
     for (std::size_t q = from; q < from + count; ++q) {
         detail::world_touch& t = box_touching_[q];
-        if (t.a >= statics) {
-            const float* const box = box_records_.data() + 4 * std::size_t{t.a};
-            const math::contact_result now = touch_of(x_[t.b], y_[t.b], radius_[t.b], box);
-            if (now.hit && now.depth > 0.0F) {
-                const float total = t.weight_a + t.weight_b;
-                const float inverse_total = total > 0.0F ? 1.0F / total : 0.0F;
-                t.corrected_limit = math::max_ps(
-                    t.corrected_limit, friction * (now.depth * inverse_h) * inverse_total);
-            }
+        if (t.a < statics) {
+            continue;
+        }
+        const float* const box = box_records_.data() + 4 * std::size_t{t.a};
+        const float x = x_[t.b];
+        const float y = y_[t.b];
+        const float r = radius_[t.b];
+        // The depth alone, as contact_of works it out: r less the distance to the box from
+        // outside it, and through the nearest face from inside.
+        const float d2 = math::distance_squared_of(x, y, box[0], box[1], box[2], box[3]);
+        const float depth =
+            d2 > 0.0F ? r - std::sqrt(d2)
+                      : math::contact_of(x, y, r, box[0], box[1], box[2], box[3], 0.0F).depth;
+        if (depth > 0.0F) {
+            const float total = t.weight_a + t.weight_b;
+            const float inverse_total = total > 0.0F ? 1.0F / total : 0.0F;
+            t.corrected_limit =
+                math::max_ps(t.corrected_limit, friction * (depth * inverse_h) * inverse_total);
         }
     }
 }

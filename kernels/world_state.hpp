@@ -152,6 +152,7 @@ private:
     void relist_kinematic_entries(listing listed);
     void index_kinematic_entries();
     void kinematic_substep_start(int substep);
+    void note_kinematic_starts(float h);
     void sweep_kinematic_boxes();
     void aim_kinematic_touches(std::size_t from, std::size_t count);
     void weigh_kinematic_touches(std::size_t from, std::size_t count, float inverse_h);
@@ -250,6 +251,9 @@ private:
     std::vector<std::uint32_t> fast_;
     std::vector<float> fast_start_x_, fast_start_y_;
     float fast_floor_ = 0.0F; // fast_floor() for the step's substeps
+    // The substep's largest squared speed before phase 1, where find_fast_circles looked at
+    // it; infinity where it did not.
+    float fastest_ = 0.0F;
     static_box_grid static_circles_;
     std::vector<std::uint32_t> static_slots_, near_;
     bool static_circles_current_ = false;
@@ -270,6 +274,7 @@ private:
         std::vector<float> contact_vx, contact_vy;
         std::vector<float> box_from, box_to;
         float furthest_move = 0.0F; // the furthest a box's centre moves in the substep
+        bool sweeps = false;        // whether a circle can be fast against a box (1c)
     } kinematic_;
     // The step's entries: the circles near a kinematic box's path (slots, ascending), the
     // first of each one's boxes in kinematic_box_of_ (and one past the last), where each

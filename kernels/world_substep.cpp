@@ -127,6 +127,7 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     moved_from_x_.resize(n);
     moved_from_y_.resize(n);
     find_fast_circles(h, fast_floor_, kernels);
+    note_kinematic_starts(h);
     detail::for_each_item(tasks, task_blocks, [&](std::size_t k) {
         const detail::task_block b = detail::block_of(k, n);
         kernels.world.integrate(detail::circles_of(p, b), options_.gravity_x * h,

@@ -150,11 +150,15 @@ float detail::world_state::fast_floor(float h) {
 void detail::world_state::find_fast_circles(float h, float floor,
                                             const detail::kernel_table& kernels) {
     fast_.clear();
+    fastest_ = std::numeric_limits<float>::infinity(); // not known
     if (!(floor < std::numeric_limits<float>::infinity())) {
         return;
     }
-    if (floor >= 0.0F && !(kernels.world.fastest(slots()) > floor * floor)) {
-        return;
+    if (floor >= 0.0F) {
+        fastest_ = kernels.world.fastest(slots());
+        if (!(fastest_ > floor * floor)) {
+            return;
+        }
     }
     const fast_test fast = fast_test_of(*this, slots(), h, gravity_of(options_) * h);
     for (std::size_t i = 0; i < size(); ++i) {
