@@ -154,7 +154,7 @@ void detail::world_state::step(float dt) {
     // box (1c) runs outside bands, on the schedule; the static circles are found
     // again when a sweep needs them.
     const float h = dt / static_cast<float>(options_.substeps);
-    const bool in_bands = banded() && kinematic_box_of_.empty() && !fast_in_step(h);
+    const bool in_bands = banded() && kinematic_found_.empty() && !fast_in_step(h);
     static_circles_current_ = false;
     fast_floor_ = in_bands ? 0.0F : fast_floor(h);
     if (listed != listing::kept && banded()) {

@@ -214,7 +214,7 @@ void detail::world_state::plan_kinematic_step(float dt) {
 
 // Before substep `substep` (from 0): where each box starts and ends it.
 void detail::world_state::kinematic_substep_start(int substep) {
-    if (kinematic_circles_.empty()) {
+    if (kinematic_found_.empty()) {
         return;
     }
     auto& k = kinematic_;
@@ -260,7 +260,7 @@ void detail::world_state::kinematic_substep_start(int substep) {
 void detail::world_state::note_kinematic_starts(float h) {
     auto& k = kinematic_;
     k.sweeps = false;
-    if (kinematic_circles_.empty() ||
+    if (kinematic_found_.empty() ||
         !(options_.sweep_from < std::numeric_limits<float>::infinity())) {
         return;
     }
@@ -269,6 +269,7 @@ void detail::world_state::note_kinematic_starts(float h) {
         return;
     }
     k.sweeps = true;
+    index_kinematic_circles();
     for (std::size_t e = 0; e < kinematic_circles_.size(); ++e) {
         kinematic_start_x_[e] = x_[kinematic_circles_[e]];
         kinematic_start_y_[e] = y_[kinematic_circles_[e]];

@@ -231,17 +231,34 @@ void detail::world_state::relist_kinematic_entries(listing listed) {
     kinematic_found_.swap(kinematic_sorted_);
 }
 
-// The entries as the substeps take them: the circles (slots, ascending), each one's first
-// entry and its boxes; and beside the static boxes' entries, each kinematic box numbered
-// after them, so that phases 2, 4 and 6 take both in one list, a circle's static boxes first.
+// The entries as phases 2, 4 and 6 take them: beside the static boxes' entries, each
+// kinematic box numbered after them, a circle's static boxes first.
 void detail::world_state::index_kinematic_entries() {
-    kinematic_circles_.clear();
-    kinematic_first_.clear();
-    kinematic_box_of_.clear();
+    kinematic_circles_current_ = false;
     kinematic_box_contacts_.clear();
     if (kinematic_found_.empty()) {
         return;
     }
+    const auto statics = static_cast<std::uint32_t>(static_box_count());
+    kinematic_sorted_.resize(kinematic_found_.size());
+    std::transform(kinematic_found_.begin(), kinematic_found_.end(), kinematic_sorted_.begin(),
+                   [&](circle_pair e) {
+                       return circle_pair{e.a, e.b + statics};
+                   });
+    kinematic_box_contacts_.resize(box_contacts_.size() + kinematic_sorted_.size());
+    std::merge(box_contacts_.begin(), box_contacts_.end(), kinematic_sorted_.begin(),
+               kinematic_sorted_.end(), kinematic_box_contacts_.begin(), by_slot_then_box);
+}
+
+// The entries as step 1c takes them, made in the step's first substep that sweeps: the
+// circles (slots, ascending), each one's first entry and its boxes.
+void detail::world_state::index_kinematic_circles() {
+    if (kinematic_circles_current_) {
+        return;
+    }
+    kinematic_circles_.clear();
+    kinematic_first_.clear();
+    kinematic_box_of_.clear();
     for (const circle_pair e : kinematic_found_) {
         if (kinematic_circles_.empty() || kinematic_circles_.back() != e.a) {
             kinematic_circles_.push_back(e.a);
@@ -252,15 +269,7 @@ void detail::world_state::index_kinematic_entries() {
     kinematic_first_.push_back(static_cast<std::uint32_t>(kinematic_box_of_.size()));
     kinematic_start_x_.resize(kinematic_circles_.size());
     kinematic_start_y_.resize(kinematic_circles_.size());
-    const auto statics = static_cast<std::uint32_t>(static_box_count());
-    kinematic_sorted_.resize(kinematic_found_.size());
-    std::transform(kinematic_found_.begin(), kinematic_found_.end(), kinematic_sorted_.begin(),
-                   [&](circle_pair e) {
-                       return circle_pair{e.a, e.b + statics};
-                   });
-    kinematic_box_contacts_.resize(box_contacts_.size() + kinematic_sorted_.size());
-    std::merge(box_contacts_.begin(), box_contacts_.end(), kinematic_sorted_.begin(),
-               kinematic_sorted_.end(), kinematic_box_contacts_.begin(), by_slot_then_box);
+    kinematic_circles_current_ = true;
 }
 
 } // namespace simdcollide

@@ -109,14 +109,18 @@ public:
     /// each circle whose listed reach meets a kinematic box's path over the step, by slot
     /// and then box. For tests; valid until the next step.
     [[nodiscard]] std::size_t kinematic_entry_count() const noexcept {
-        return kinematic_box_of_.size();
+        return kinematic_found_.size();
     }
     /// How the entries were found: afresh (every box), and in part (the boxes that left
     /// their regions and the circles listed again alone), over the world's steps.
     [[nodiscard]] listing_counts kinematic_listings() const noexcept { return kinematic_listings_; }
     /// The circles in those entries, each once.
     [[nodiscard]] std::size_t kinematic_circle_count() const noexcept {
-        return kinematic_circles_.size();
+        std::size_t circles = 0;
+        for (std::size_t e = 0; e < kinematic_found_.size(); ++e) {
+            circles += e == 0 || kinematic_found_[e].a != kinematic_found_[e - 1].a ? 1 : 0;
+        }
+        return circles;
     }
     /// What a substep of length h (time units) records its touches with, from the options
     /// (detail: for the benchmarks that time phases 3 and 6 alone as a step runs them).
@@ -151,6 +155,7 @@ private:
     void list_near_kinematic_box(std::size_t box, std::vector<circle_pair>& out);
     void relist_kinematic_entries(listing listed);
     void index_kinematic_entries();
+    void index_kinematic_circles();
     void kinematic_substep_start(int substep);
     void note_kinematic_starts(float h);
     void sweep_kinematic_boxes();
@@ -162,7 +167,7 @@ private:
     /// listed with kinematic boxes, theirs too (box static_box_count() + k for kinematic box
     /// k), by slot and then box.
     [[nodiscard]] const std::vector<circle_pair>& step_box_contacts() const noexcept {
-        return kinematic_box_of_.empty() ? box_contacts_ : kinematic_box_contacts_;
+        return kinematic_found_.empty() ? box_contacts_ : kinematic_box_contacts_;
     }
     /// The velocity in contacts of the step's box `box` (as step_box_contacts() numbers
     /// them), into (vx, vy): a kinematic box's is taken away, a static box's is none.
@@ -276,11 +281,11 @@ private:
         float furthest_move = 0.0F; // the furthest a box's centre moves in the substep
         bool sweeps = false;        // whether a circle can be fast against a box (1c)
     } kinematic_;
-    // The step's entries: the circles near a kinematic box's path (slots, ascending), the
-    // first of each one's boxes in kinematic_box_of_ (and one past the last), where each
-    // circle started the substep, the sort's scratch: (slot, box) pairs, and where each
-    // slot's entries start; and the entries merged with the static boxes'
-    // (step_box_contacts()).
+    // The step's entries (kinematic_found_: (slot, kinematic box), by slot and then box,
+    // world_kinematic_lists.cpp), and for step 1c the circles in them (slots, ascending), the
+    // first of each one's boxes in kinematic_box_of_ (and one past the last), and where each
+    // circle started the substep; scratch for sorting, and where each slot's entries start;
+    // and the entries merged with the static boxes' (step_box_contacts()).
     std::vector<std::uint32_t> kinematic_circles_, kinematic_first_, kinematic_box_of_;
     std::vector<float> kinematic_start_x_, kinematic_start_y_;
     std::vector<circle_pair> kinematic_found_, kinematic_sorted_, kinematic_box_contacts_;
@@ -289,6 +294,7 @@ private:
     // lists as they are; the regions in a grid (current while kinematic_regions_current_),
     // for the circles listed again on their own; and scratch.
     bool kinematic_listed_ = false;
+    bool kinematic_circles_current_ = false; // kinematic_circles_ and the rest, this step's
     listing_counts kinematic_listings_;
     static_box_grid kinematic_regions_;
     bool kinematic_regions_current_ = false;

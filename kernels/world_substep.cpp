@@ -144,7 +144,7 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     // block by block: a block's touches go to the room of its entries. A kinematic box's
     // approach is the circle's velocity relative to it.
     const std::vector<circle_pair>& box_contacts = step_box_contacts();
-    const bool kinematic_in_step = !kinematic_box_of_.empty();
+    const bool kinematic_in_step = !kinematic_found_.empty();
     if (box_touching_.size() < box_contacts.size()) {
         box_touching_.resize(box_contacts.size());
     }
