@@ -9,6 +9,7 @@
 #include "circle_grid.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -67,7 +68,12 @@ bounds region_for(const Kinematic& k, std::size_t b) {
     }
     const float margin = margin_in_steps * furthest;
     const bounds path = path_of(k, b);
-    return {path.min_x - margin, path.min_y - margin, path.max_x + margin, path.max_y + margin};
+    const bounds region{path.min_x - margin, path.min_y - margin, path.max_x + margin,
+                        path.max_y + margin};
+    // A box near the end of the float range gets its path alone: a region past it would
+    // find nothing by cell.
+    const float extent = (region.max_x - region.min_x) + (region.max_y - region.min_y);
+    return std::isfinite(extent) ? region : path;
 }
 
 // Whether moving circle j's listed reach meets bounds `to`.

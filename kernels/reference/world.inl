@@ -320,9 +320,9 @@ inline void respond_pairs_loop(simdcollide::particles_view c,
 }
 
 // Phases 5 and 6 with a single velocity pass: the corrections' gain, then the box
-// contacts in order (a moving box's on the velocity relative to it), then the circle pairs. Copies, not references, of the friction and of
-// each box touch: a store to a velocity could alias them for all GCC knows, and it would
-// load them again after every store.
+// contacts in order (a moving box's on the velocity relative to it), then the circle pairs. Copies,
+// not references, of the friction and of each box touch: a store to a velocity could alias them for
+// all GCC knows, and it would load them again after every store.
 inline void gain_and_respond_loop(simdcollide::particles_view c,
                                   const simdcollide::detail::velocity_update& u, float* scratch) {
     gain_corrections_loop(c, u.moved_x, u.moved_y, u.inverse_h, u.cap);
