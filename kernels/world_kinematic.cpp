@@ -117,7 +117,11 @@ std::size_t detail::world_state::add_kinematic_box(aabb box, float vx, float vy)
     kinematic_.vx.push_back(vx);
     kinematic_.vy.push_back(vy);
     kinematic_.moving.push_back(0);
-    kinematic_listed_ = false; // the new box has no entries yet
+    if (kinematic_.region.size() == 4 * index) {
+        // A region that holds no path: the next step lists the new box alone.
+        kinematic_.region.insert(kinematic_.region.end(), 4,
+                                 std::numeric_limits<float>::quiet_NaN());
+    }
     for (std::vector<float>* next : {&kinematic_.next_min_x, &kinematic_.next_min_y,
                                      &kinematic_.next_max_x, &kinematic_.next_max_y}) {
         next->push_back(0.0F);
@@ -164,7 +168,17 @@ void detail::world_state::remove_kinematic_box(std::size_t index) {
         field->erase(field->begin() + at);
     }
     kinematic_.moving.erase(kinematic_.moving.begin() + at);
-    kinematic_listed_ = false; // the entries name boxes by index
+    // Its entries go, and those of the boxes after it name them one lower.
+    if (kinematic_.region.size() == 4 * (kinematic_box_count() + 1)) {
+        kinematic_.region.erase(kinematic_.region.begin() + 4 * at,
+                                kinematic_.region.begin() + 4 * at + 4);
+    }
+    const auto gone = static_cast<std::uint32_t>(index);
+    std::erase_if(kinematic_found_, [&](circle_pair e) { return e.b == gone; });
+    for (circle_pair& e : kinematic_found_) {
+        e.b -= e.b > gone ? 1 : 0;
+    }
+    kinematic_regions_current_ = false;
 }
 
 particle_world::kinematic_box detail::world_state::kinematic_box_at(std::size_t index) const {

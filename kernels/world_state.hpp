@@ -114,6 +114,8 @@ public:
     /// How the entries were found: afresh (every box), and in part (the boxes that left
     /// their regions and the circles listed again alone), over the world's steps.
     [[nodiscard]] listing_counts kinematic_listings() const noexcept { return kinematic_listings_; }
+    /// Has the next step list every kinematic box's entries afresh. For tests.
+    void relist_kinematic_boxes() noexcept { kinematic_listed_ = false; }
     /// The circles in those entries, each once.
     [[nodiscard]] std::size_t kinematic_circle_count() const noexcept {
         std::size_t circles = 0;

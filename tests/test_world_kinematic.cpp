@@ -262,34 +262,41 @@ particle_world pile_with_boxes() {
 }
 
 // The entries a step keeps from the last (a box still within the region it was listed for, a
-// circle not listed again) give the bits of entries listed afresh each step: removing and
-// adding the last box again, the same, lists them afresh.
+// circle not listed again) give the bits of entries listed afresh each step; and so do those
+// of a world whose last box is removed and added again, the same, before each step (its
+// entries go, and it is listed again alone).
 TEST(world_kinematic, kept_entries_step_to_the_bits_of_entries_listed_afresh) {
     particle_world kept = pile_with_boxes();
     particle_world afresh = pile_with_boxes();
+    particle_world readded = pile_with_boxes();
     const std::size_t last = kept.kinematic_box_count() - 1;
     for (int s = 0; s < 150; ++s) {
         const float v = s % 2 == 0 ? 0.05F : -0.05F;
-        for (particle_world* world : {&kept, &afresh}) {
+        for (particle_world* world : {&kept, &afresh, &readded}) {
             for (std::size_t k = 0; k < last; ++k) {
                 world->set_kinematic_velocity(k, v, 0.0F);
             }
             if (world == &afresh) {
+                detail::state_of(*world).relist_kinematic_boxes();
+            }
+            if (world == &readded) {
                 const particle_world::kinematic_box box = world->kinematic_box_at(last);
                 world->remove_kinematic_box(last);
                 world->add_kinematic_box(box.box, box.vx, box.vy);
             }
             world->step(dt);
         }
-        ASSERT_NO_FATAL_FAILURE(
-            expect_same_floats(motion_of(kept), motion_of(afresh), "step " + std::to_string(s)));
+        ASSERT_NO_FATAL_FAILURE(expect_same_floats(motion_of(kept), motion_of(afresh),
+                                                   "afresh, step " + std::to_string(s)));
+        ASSERT_NO_FATAL_FAILURE(expect_same_floats(motion_of(kept), motion_of(readded),
+                                                   "readded, step " + std::to_string(s)));
     }
     const auto listed_kept = detail::state_of(kept).kinematic_listings();
-    const auto listed_afresh = detail::state_of(afresh).kinematic_listings();
-
-    EXPECT_EQ(listed_afresh.full, 150U);
+    EXPECT_EQ(detail::state_of(afresh).kinematic_listings().full, 150U);
     EXPECT_LT(listed_kept.full, 75U) << "the entries were not kept";
     EXPECT_GT(listed_kept.partial, 30U) << "no box or circle was listed again alone";
+    EXPECT_EQ(detail::state_of(readded).kinematic_listings().full, listed_kept.full)
+        << "adding or removing a box listed every box again";
 }
 
 // With bands, a step with circles near a kinematic box runs outside bands, to the same bits.
