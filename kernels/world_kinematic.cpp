@@ -217,9 +217,12 @@ void detail::world_state::plan_kinematic_step(float dt) {
         k.contact_vx[b] = moving ? (move[0] + move[2]) * 0.5F / h : k.vx[b];
         k.contact_vy[b] = moving ? (move[1] + move[3]) * 0.5F / h : k.vy[b];
         if (!finite || !std::isfinite(k.contact_vx[b]) || !std::isfinite(k.contact_vy[b])) {
+            const auto corners = [](const float* c) {
+                return "min (" + number(c[0]) + ", " + number(c[1]) + "), max (" + number(c[2]) +
+                       ", " + number(c[3]) + ")";
+            };
             refuse(name_of(b) + ": its move in a step of " + number(dt) + " is not finite (" +
-                   (moving ? "sent from (" + number(from[0]) + ", " + number(from[1]) + ") to (" +
-                                 number(to[0]) + ", " + number(to[1]) + ")"
+                   (moving ? "sent from " + corners(from) + " to " + corners(to)
                            : "velocity (" + number(k.vx[b]) + ", " + number(k.vy[b]) + ")") +
                    ")");
         }

@@ -454,6 +454,15 @@ TEST(world_kinematic, refuses_bad_boxes_and_keeps_its_state) {
     world.move_kinematic_box(1, aabb::from_min_max(2e38F, 10, 3e38F, 11));
     const float y = world.particles().y[0];
     refused([&] { world.step(dt); }, "kinematic box 1: its move in a step");
+    try {
+        world.step(dt);
+        ADD_FAILURE() << "the move was not refused again";
+    } catch (const std::invalid_argument& e) { // both boxes, whole
+        EXPECT_NE(std::string(e.what()).find("sent from min (-3e+38, 10), max (-2e+38, 11) to "
+                                             "min (2e+38, 10), max (3e+38, 11)"),
+                  std::string::npos)
+            << e.what();
+    }
     EXPECT_EQ(world.particles().y[0], y);
     EXPECT_EQ(world.kinematic_box_at(0).box.min_x, -1.0F);
     world.set_kinematic_velocity(1, 3e38F, 0.0F);
