@@ -1,9 +1,9 @@
-// The kinematic boxes' entries (world.hpp, step 1c): for each box, the moving circles whose
-// listed reach (listed centre, search radius: where the lists hold the circle for the step)
-// meets the box's region, the bounds of where the box goes in the step grown by a margin.
-// Kept from step to step as the circles' own lists are (Verlet lists): a box that leaves its
-// region is listed again alone, and so is a circle listed again alone; everything is listed
-// afresh when the circles are.
+// The kinematic boxes' entries (world.hpp, steps 1c, 2, 4 and 6): for each box, the moving
+// circles whose listed reach (listed centre, search radius: where the lists hold the circle
+// for the step) meets the box's region, the bounds of where the box goes in the step grown
+// by a margin. Kept from step to step as the circles' own lists are (Verlet lists): a box
+// that leaves its region is listed again alone, and so is a circle listed again alone;
+// everything is listed afresh when the circles are.
 #include "world_state.hpp"
 
 #include "circle_grid.hpp"
@@ -44,12 +44,7 @@ bounds bounds_at(const std::vector<float>& records, std::size_t b) {
     return {r[0], r[1], r[2], r[3]};
 }
 
-} // namespace
-
-// Each box's path in the step (the bounds of where it starts and ends it) grown by
-// margin_in_steps times the furthest its corners go in the step; the box then needs no new
-// entries while its path stays within.
-namespace {
+// Box b's path in the step: the bounds of where it starts and ends it.
 template <class Kinematic>
 bounds path_of(const Kinematic& k, std::size_t b) {
     const float* const end = k.step_end.data() + 4 * b;
@@ -57,6 +52,8 @@ bounds path_of(const Kinematic& k, std::size_t b) {
             std::max(k.max_x[b], end[2]), std::max(k.max_y[b], end[3])};
 }
 
+// Box b's region: its path grown by margin_in_steps times the furthest its corners go in
+// the step. The box needs no new entries while its path stays within.
 template <class Kinematic>
 bounds region_for(const Kinematic& k, std::size_t b) {
     const float* const end = k.step_end.data() + 4 * b;
@@ -70,8 +67,8 @@ bounds region_for(const Kinematic& k, std::size_t b) {
     const bounds path = path_of(k, b);
     const bounds region{path.min_x - margin, path.min_y - margin, path.max_x + margin,
                         path.max_y + margin};
-    // A box near the end of the float range gets its path alone: a region past it would
-    // find nothing by cell.
+    // A box near the end of the float range gets its path alone: a region past the range is
+    // no box the regions' grid takes.
     const float extent = (region.max_x - region.min_x) + (region.max_y - region.min_y);
     return std::isfinite(extent) ? region : path;
 }
