@@ -246,7 +246,9 @@ void detail::world_state::kinematic_substep_start(int substep) {
     }
     k.box_from.swap(k.box_to);
     k.box_to.resize(4 * boxes);
-    // Each box where the substep ends it, and the furthest a box's centre moves in it (1c).
+    k.centre_move.resize(2 * boxes);
+    // Each box where the substep ends it, its centre's move, and the furthest any box's
+    // centre moves in it (1c).
     const bool last = substep + 1 == substeps;
     float furthest2 = 0.0F;
     for (std::size_t b = 0; b < boxes; ++b) {
@@ -260,6 +262,8 @@ void detail::world_state::kinematic_substep_start(int substep) {
         }
         const float mx = ((to[0] - from[0]) + (to[2] - from[2])) * 0.5F;
         const float my = ((to[1] - from[1]) + (to[3] - from[3])) * 0.5F;
+        k.centre_move[2 * b] = mx;
+        k.centre_move[2 * b + 1] = my;
         furthest2 = std::max(furthest2, mx * mx + my * my);
     }
     k.furthest_move = std::sqrt(furthest2);
@@ -325,9 +329,8 @@ void detail::world_state::sweep_kinematic_boxes() {
         for (std::uint32_t q = kinematic_first_[e]; q < kinematic_first_[e + 1]; ++q) {
             const std::uint32_t b = kinematic_box_of_[q];
             const float* const from = k.box_from.data() + 4 * std::size_t{b};
-            const float* const to = k.box_to.data() + 4 * std::size_t{b};
-            const float mx = ((to[0] - from[0]) + (to[2] - from[2])) * 0.5F;
-            const float my = ((to[1] - from[1]) + (to[3] - from[3])) * 0.5F;
+            const float mx = k.centre_move[2 * std::size_t{b}];
+            const float my = k.centre_move[2 * std::size_t{b} + 1];
             const float dx = (ex - sx) - mx;
             const float dy = (ey - sy) - my;
             const float slow = slow_reach * r;

@@ -280,8 +280,9 @@ private:
         std::vector<float> region;
         std::vector<float> contact_vx, contact_vy;
         std::vector<float> box_from, box_to;
-        float furthest_move = 0.0F; // the furthest a box's centre moves in the substep
-        bool sweeps = false;        // whether a circle can be fast against a box (1c)
+        std::vector<float> centre_move; // 2 a box: its centre's move in the substep
+        float furthest_move = 0.0F;     // the furthest a box's centre moves in the substep
+        bool sweeps = false;            // whether a circle can be fast against a box (1c)
     } kinematic_;
     // The step's entries (kinematic_found_: (slot, kinematic box), by slot and then box,
     // world_kinematic_lists.cpp), and for step 1c the circles in them (slots, ascending), the
