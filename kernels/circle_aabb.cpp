@@ -3,6 +3,8 @@
 
 #include "arguments.hpp"
 #include "kernel_table.hpp"
+#include "tasks.hpp"
+#include "view_slices.hpp"
 
 namespace simdcollide {
 namespace {
@@ -47,7 +49,7 @@ void require_contacts_apart(const char* kernel, circles_cview c, aabbs_view b, c
 }
 
 void closest_point_with(const detail::kernel_table& t, circles_cview c, aabbs_view b,
-                        points_view out) {
+                        points_view out, const detail::task_runner& run = {}) {
     check_pairs("closest_point", c, b, false);
     detail::require_count("closest_point", "out", c.count, out.count);
     detail::require_fields("closest_point", "out", out.count, {out.x, out.y});
@@ -56,22 +58,33 @@ void closest_point_with(const detail::kernel_table& t, circles_cview c, aabbs_vi
                            detail::writes("out.x", out.x, out.count),
                            detail::writes("out.y", out.y, out.count)},
                           detail::in_place::allowed);
-    t.circle_aabb.closest_point(c, b, out);
+    detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            t.circle_aabb.closest_point(detail::slice(c, i, e), detail::slice(b, i, e),
+                                        detail::slice(out, i, e));
+            return std::size_t{0};
+        });
 }
 
 void distance_squared_with(const detail::kernel_table& t, circles_cview c, aabbs_view b,
-                           std::span<float> out) {
+                           std::span<float> out, const detail::task_runner& run = {}) {
     check_pairs("distance_squared", c, b, false);
     detail::require_count("distance_squared", "out", c.count, out.size());
     detail::require_apart(
         "distance_squared",
         {SIMDCOLLIDE_CIRCLE_BOX_READS(c, b), detail::writes("out", out.data(), out.size())},
         detail::in_place::allowed);
-    t.circle_aabb.distance_squared(c, b, out.data());
+    detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            t.circle_aabb.distance_squared(detail::slice(c, i, e), detail::slice(b, i, e),
+                                           detail::slice(out, i, e).data());
+            return std::size_t{0};
+        });
 }
 
 std::size_t overlap_with(const detail::kernel_table& t, circles_cview c, aabbs_view b,
-                         std::span<std::uint8_t> mask, float margin) {
+                         std::span<std::uint8_t> mask, float margin,
+                         const detail::task_runner& run = {}) {
     check_pairs("overlap", c, b, true);
     detail::require_count("overlap", "mask", c.count, mask.size());
     detail::require_margin("overlap", margin);
@@ -80,29 +93,41 @@ std::size_t overlap_with(const detail::kernel_table& t, circles_cview c, aabbs_v
                            detail::reads("circles.radius", c.radius, c.count),
                            {"mask", mask.data(), mask.size(), 1, true}},
                           detail::in_place::allowed);
-    return t.circle_aabb.overlap(c, b, c.count == 0 ? nullptr : mask.data(), margin);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.circle_aabb.overlap(detail::slice(c, i, e), detail::slice(b, i, e),
+                                         c.count == 0 ? nullptr : mask.data() + i, margin);
+        });
 }
 
 std::size_t count_overlaps_with(const detail::kernel_table& t, circles_cview c, aabbs_view b,
-                                float margin) {
+                                float margin, const detail::task_runner& run = {}) {
     check_pairs("count_overlaps", c, b, true);
     detail::require_margin("count_overlaps", margin);
-    return t.circle_aabb.overlap(c, b, nullptr, margin);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.circle_aabb.overlap(detail::slice(c, i, e), detail::slice(b, i, e), nullptr,
+                                         margin);
+        });
 }
 
 std::size_t contact_with(const detail::kernel_table& t, circles_cview c, aabbs_view b,
-                         contacts_view out, float margin) {
+                         contacts_view out, float margin, const detail::task_runner& run = {}) {
     check_pairs("contact", c, b, true);
     detail::require_count("contact", "out", c.count, out.count);
     detail::require_fields("contact", "out", out.count,
                            {out.normal_x, out.normal_y, out.depth, out.point_x, out.point_y});
     detail::require_margin("contact", margin);
     require_contacts_apart("contact", c, b, out);
-    return t.circle_aabb.contact(c, b, out, margin);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.circle_aabb.contact(detail::slice(c, i, e), detail::slice(b, i, e),
+                                         detail::slice(out, i, e), margin);
+        });
 }
 
-std::size_t push_out_with(const detail::kernel_table& t, circles_view c, aabbs_view b,
-                          float margin) {
+std::size_t push_out_with(const detail::kernel_table& t, circles_view c, aabbs_view b, float margin,
+                          const detail::task_runner& run = {}) {
     check_pairs("push_out", c, b, true);
     detail::require_margin("push_out", margin);
     detail::require_apart("push_out",
@@ -114,11 +139,14 @@ std::size_t push_out_with(const detail::kernel_table& t, circles_view c, aabbs_v
                            detail::reads("boxes.max_x", b.max_x, b.count),
                            detail::reads("boxes.max_y", b.max_y, b.count)},
                           detail::in_place::allowed);
-    return t.circle_aabb.push_out(c, b, margin);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.circle_aabb.push_out(detail::slice(c, i, e), detail::slice(b, i, e), margin);
+        });
 }
 
 std::size_t push_out_box_with(const detail::kernel_table& t, circles_view c, const aabb& b,
-                              float margin) {
+                              float margin, const detail::task_runner& run = {}) {
     detail::require_fields("push_out", "circles", c.count, {c.x, c.y, c.radius});
     detail::require_margin("push_out", margin);
     detail::require_apart("push_out",
@@ -126,13 +154,16 @@ std::size_t push_out_box_with(const detail::kernel_table& t, circles_view c, con
                            detail::writes("circles.y", c.y, c.count),
                            detail::reads("circles.radius", c.radius, c.count)},
                           detail::in_place::allowed);
-    return t.circle_aabb.push_out_box(c, b, margin);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.circle_aabb.push_out_box(detail::slice(c, i, e), b, margin);
+        });
 }
 
 // The one-box forms: the same checks as above, less the boxes' (the box is a value).
 
 void closest_point_box_with(const detail::kernel_table& t, circles_cview c, const aabb& b,
-                            points_view out) {
+                            points_view out, const detail::task_runner& run = {}) {
     check_circles("closest_point", c, false);
     detail::require_count("closest_point", "out", c.count, out.count);
     detail::require_fields("closest_point", "out", out.count, {out.x, out.y});
@@ -140,22 +171,32 @@ void closest_point_box_with(const detail::kernel_table& t, circles_cview c, cons
                           {SIMDCOLLIDE_CIRCLE_READS(c), detail::writes("out.x", out.x, out.count),
                            detail::writes("out.y", out.y, out.count)},
                           detail::in_place::allowed);
-    t.circle_aabb.closest_point_box(c, b, out);
+    detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            t.circle_aabb.closest_point_box(detail::slice(c, i, e), b, detail::slice(out, i, e));
+            return std::size_t{0};
+        });
 }
 
 void distance_squared_box_with(const detail::kernel_table& t, circles_cview c, const aabb& b,
-                               std::span<float> out) {
+                               std::span<float> out, const detail::task_runner& run = {}) {
     check_circles("distance_squared", c, false);
     detail::require_count("distance_squared", "out", c.count, out.size());
     detail::require_apart(
         "distance_squared",
         {SIMDCOLLIDE_CIRCLE_READS(c), detail::writes("out", out.data(), out.size())},
         detail::in_place::allowed);
-    t.circle_aabb.distance_squared_box(c, b, out.data());
+    detail::sum_over_blocks(run, c.count, detail::items_per_task,
+                            [&](std::size_t i, std::size_t e) {
+                                t.circle_aabb.distance_squared_box(detail::slice(c, i, e), b,
+                                                                   detail::slice(out, i, e).data());
+                                return std::size_t{0};
+                            });
 }
 
 std::size_t overlap_box_with(const detail::kernel_table& t, circles_cview c, const aabb& b,
-                             std::span<std::uint8_t> mask, float margin) {
+                             std::span<std::uint8_t> mask, float margin,
+                             const detail::task_runner& run = {}) {
     check_circles("overlap", c, true);
     detail::require_count("overlap", "mask", c.count, mask.size());
     detail::require_margin("overlap", margin);
@@ -164,18 +205,25 @@ std::size_t overlap_box_with(const detail::kernel_table& t, circles_cview c, con
                            detail::reads("circles.radius", c.radius, c.count),
                            {"mask", mask.data(), mask.size(), 1, true}},
                           detail::in_place::allowed);
-    return t.circle_aabb.overlap_box(c, b, c.count == 0 ? nullptr : mask.data(), margin);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.circle_aabb.overlap_box(detail::slice(c, i, e), b,
+                                             c.count == 0 ? nullptr : mask.data() + i, margin);
+        });
 }
 
 std::size_t count_overlaps_box_with(const detail::kernel_table& t, circles_cview c, const aabb& b,
-                                    float margin) {
+                                    float margin, const detail::task_runner& run = {}) {
     check_circles("count_overlaps", c, true);
     detail::require_margin("count_overlaps", margin);
-    return t.circle_aabb.overlap_box(c, b, nullptr, margin);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.circle_aabb.overlap_box(detail::slice(c, i, e), b, nullptr, margin);
+        });
 }
 
 std::size_t contact_box_with(const detail::kernel_table& t, circles_cview c, const aabb& b,
-                             contacts_view out, float margin) {
+                             contacts_view out, float margin, const detail::task_runner& run = {}) {
     check_circles("contact", c, true);
     detail::require_count("contact", "out", c.count, out.count);
     detail::require_fields("contact", "out", out.count,
@@ -186,7 +234,11 @@ std::size_t contact_box_with(const detail::kernel_table& t, circles_cview c, con
                            detail::reads("circles.radius", c.radius, c.count),
                            SIMDCOLLIDE_CONTACT_WRITES(out)},
                           detail::in_place::allowed);
-    return t.circle_aabb.contact_box(c, b, out, margin);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.circle_aabb.contact_box(detail::slice(c, i, e), b, detail::slice(out, i, e),
+                                             margin);
+        });
 }
 
 #undef SIMDCOLLIDE_CONTACT_WRITES
@@ -232,6 +284,54 @@ std::size_t count_overlaps(circles_cview circles, const aabb& box, float margin)
 }
 std::size_t contact(circles_cview circles, const aabb& box, contacts_view out, float margin) {
     return contact_box_with(detail::active_table(), circles, box, out, margin);
+}
+
+void closest_point(circles_cview circles, aabbs_view boxes, points_view out, const workers& w) {
+    closest_point_with(detail::active_table(), circles, boxes, out, detail::runner_of(w));
+}
+void distance_squared(circles_cview circles, aabbs_view boxes, std::span<float> out,
+                      const workers& w) {
+    distance_squared_with(detail::active_table(), circles, boxes, out, detail::runner_of(w));
+}
+std::size_t overlap(circles_cview circles, aabbs_view boxes, std::span<std::uint8_t> mask,
+                    float margin, const workers& w) {
+    return overlap_with(detail::active_table(), circles, boxes, mask, margin, detail::runner_of(w));
+}
+std::size_t count_overlaps(circles_cview circles, aabbs_view boxes, float margin,
+                           const workers& w) {
+    return count_overlaps_with(detail::active_table(), circles, boxes, margin,
+                               detail::runner_of(w));
+}
+std::size_t contact(circles_cview circles, aabbs_view boxes, contacts_view out, float margin,
+                    const workers& w) {
+    return contact_with(detail::active_table(), circles, boxes, out, margin, detail::runner_of(w));
+}
+std::size_t push_out(circles_view circles, aabbs_view boxes, float margin, const workers& w) {
+    return push_out_with(detail::active_table(), circles, boxes, margin, detail::runner_of(w));
+}
+std::size_t push_out(circles_view circles, const aabb& box, float margin, const workers& w) {
+    return push_out_box_with(detail::active_table(), circles, box, margin, detail::runner_of(w));
+}
+void closest_point(circles_cview circles, const aabb& box, points_view out, const workers& w) {
+    closest_point_box_with(detail::active_table(), circles, box, out, detail::runner_of(w));
+}
+void distance_squared(circles_cview circles, const aabb& box, std::span<float> out,
+                      const workers& w) {
+    distance_squared_box_with(detail::active_table(), circles, box, out, detail::runner_of(w));
+}
+std::size_t overlap(circles_cview circles, const aabb& box, std::span<std::uint8_t> mask,
+                    float margin, const workers& w) {
+    return overlap_box_with(detail::active_table(), circles, box, mask, margin,
+                            detail::runner_of(w));
+}
+std::size_t count_overlaps(circles_cview circles, const aabb& box, float margin, const workers& w) {
+    return count_overlaps_box_with(detail::active_table(), circles, box, margin,
+                                   detail::runner_of(w));
+}
+std::size_t contact(circles_cview circles, const aabb& box, contacts_view out, float margin,
+                    const workers& w) {
+    return contact_box_with(detail::active_table(), circles, box, out, margin,
+                            detail::runner_of(w));
 }
 
 namespace reference {

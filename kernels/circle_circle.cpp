@@ -4,6 +4,8 @@
 #include "arguments.hpp"
 #include "kernel_table.hpp"
 #include "pair_list.hpp"
+#include "tasks.hpp"
+#include "view_slices.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -45,18 +47,24 @@ detail::array_use pairs_read(std::span<const circle_pair> pairs) {
 }
 
 void distance_squared_with(const detail::kernel_table& t, circles_cview a, circles_cview b,
-                           std::span<float> out) {
+                           std::span<float> out, const detail::task_runner& run = {}) {
     check_pairs("distance_squared", a, b, false);
     detail::require_count("distance_squared", "out", a.count, out.size());
     detail::require_apart(
         "distance_squared",
         {SIMDCOLLIDE_TWO_SIDES_READ(a, b), detail::writes("out", out.data(), out.size())},
         detail::in_place::allowed);
-    t.circle_circle.distance_squared(a, b, out.data());
+    detail::sum_over_blocks(
+        run, a.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            t.circle_circle.distance_squared(detail::slice(a, i, e), detail::slice(b, i, e),
+                                             detail::slice(out, i, e).data());
+            return std::size_t{0};
+        });
 }
 
 std::size_t overlap_with(const detail::kernel_table& t, circles_cview a, circles_cview b,
-                         std::span<std::uint8_t> mask, bool write_mask) {
+                         std::span<std::uint8_t> mask, bool write_mask,
+                         const detail::task_runner& run = {}) {
     check_pairs("overlap", a, b, true);
     if (write_mask) {
         detail::require_count("overlap", "mask", a.count, mask.size());
@@ -66,11 +74,15 @@ std::size_t overlap_with(const detail::kernel_table& t, circles_cview a, circles
                                {"mask", mask.data(), mask.size(), 1, true}},
                               detail::in_place::allowed);
     }
-    return t.circle_circle.overlap(a, b, write_mask && a.count > 0 ? mask.data() : nullptr);
+    return detail::sum_over_blocks(
+        run, a.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.circle_circle.overlap(detail::slice(a, i, e), detail::slice(b, i, e),
+                                           write_mask && a.count > 0 ? mask.data() + i : nullptr);
+        });
 }
 
 std::size_t contact_with(const detail::kernel_table& t, circles_cview a, circles_cview b,
-                         contacts_view out) {
+                         contacts_view out, const detail::task_runner& run = {}) {
     check_pairs("contact", a, b, true);
     detail::require_count("contact", "out", a.count, out.count);
     detail::require_fields("contact", "out", out.count,
@@ -79,7 +91,11 @@ std::size_t contact_with(const detail::kernel_table& t, circles_cview a, circles
                           {SIMDCOLLIDE_TWO_SIDES_READ(a, b), SIMDCOLLIDE_RADII_READ(a, b),
                            SIMDCOLLIDE_CONTACTS_WRITTEN(out)},
                           detail::in_place::allowed);
-    return t.circle_circle.contact(a, b, out);
+    return detail::sum_over_blocks(
+        run, a.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.circle_circle.contact(detail::slice(a, i, e), detail::slice(b, i, e),
+                                           detail::slice(out, i, e));
+        });
 }
 
 std::size_t pair_contact_with(const detail::kernel_table& t, circles_cview c,
@@ -100,7 +116,7 @@ std::size_t pair_contact_with(const detail::kernel_table& t, circles_cview c,
 }
 
 std::size_t separate_with(const detail::kernel_table& t, particles_view a, particles_view b,
-                          separation_weighting mode) {
+                          separation_weighting mode, const detail::task_runner& run = {}) {
     detail::require_count("separate", "b", a.count, b.count);
     check_bodies("separate", "a", a);
     check_bodies("separate", "b", b);
@@ -111,7 +127,10 @@ std::size_t separate_with(const detail::kernel_table& t, particles_view a, parti
                            detail::reads("a.inverse_mass", a.inverse_mass, a.count),
                            detail::reads("b.inverse_mass", b.inverse_mass, b.count)},
                           detail::in_place::allowed);
-    return t.circle_circle.separate(a, b, mode);
+    return detail::sum_over_blocks(
+        run, a.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.circle_circle.separate(detail::slice(a, i, e), detail::slice(b, i, e), mode);
+        });
 }
 
 std::size_t separate_list_with(const detail::kernel_table& t, particles_view c,
@@ -215,6 +234,24 @@ std::size_t separate(particles_view circles, std::span<const circle_pair> pairs,
                      separation_weighting mode) {
     separation_workspace workspace;
     return separate_list_with(detail::active_table(), circles, pairs, mode, workspace);
+}
+
+void distance_squared(circles_cview a, circles_cview b, std::span<float> out, const workers& w) {
+    distance_squared_with(detail::active_table(), a, b, out, detail::runner_of(w));
+}
+std::size_t overlap(circles_cview a, circles_cview b, std::span<std::uint8_t> mask,
+                    const workers& w) {
+    return overlap_with(detail::active_table(), a, b, mask, true, detail::runner_of(w));
+}
+std::size_t count_overlaps(circles_cview a, circles_cview b, const workers& w) {
+    return overlap_with(detail::active_table(), a, b, {}, false, detail::runner_of(w));
+}
+std::size_t contact(circles_cview a, circles_cview b, contacts_view out, const workers& w) {
+    return contact_with(detail::active_table(), a, b, out, detail::runner_of(w));
+}
+std::size_t separate(particles_view a, particles_view b, separation_weighting mode,
+                     const workers& w) {
+    return separate_with(detail::active_table(), a, b, mode, detail::runner_of(w));
 }
 
 namespace reference {

@@ -3,6 +3,8 @@
 
 #include "arguments.hpp"
 #include "kernel_table.hpp"
+#include "tasks.hpp"
+#include "view_slices.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -32,7 +34,7 @@ void check_velocities(const char* what, particles_view p) {
 }
 
 std::size_t respond_aabb_with(const detail::kernel_table& t, particles_view c, contacts_cview k,
-                              response_parameters p) {
+                              response_parameters p, const detail::task_runner& run = {}) {
     check_parameters(p);
     check_contacts(c.count, k);
     check_velocities("circles", c);
@@ -43,11 +45,15 @@ std::size_t respond_aabb_with(const detail::kernel_table& t, particles_view c, c
                            detail::reads("contacts.normal_x", k.normal_x, k.count),
                            detail::reads("contacts.normal_y", k.normal_y, k.count)},
                           detail::in_place::allowed);
-    return t.response.circle_aabb(c, k, p);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.response.circle_aabb(detail::slice(c, i, e), detail::slice(k, i, e), p);
+        });
 }
 
 std::size_t respond_circle_with(const detail::kernel_table& t, particles_view a, particles_view b,
-                                contacts_cview k, response_parameters p) {
+                                contacts_cview k, response_parameters p,
+                                const detail::task_runner& run = {}) {
     check_parameters(p);
     detail::require_count("respond", "b", a.count, b.count);
     check_contacts(a.count, k);
@@ -62,7 +68,11 @@ std::size_t respond_circle_with(const detail::kernel_table& t, particles_view a,
          detail::reads("contacts.normal_x", k.normal_x, k.count),
          detail::reads("contacts.normal_y", k.normal_y, k.count)},
         detail::in_place::allowed);
-    return t.response.circle_circle(a, b, k, p);
+    return detail::sum_over_blocks(
+        run, a.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.response.circle_circle(detail::slice(a, i, e), detail::slice(b, i, e),
+                                            detail::slice(k, i, e), p);
+        });
 }
 
 } // namespace
@@ -73,6 +83,15 @@ std::size_t respond(particles_view circles, contacts_cview contacts, response_pa
 std::size_t respond(particles_view a, particles_view b, contacts_cview contacts,
                     response_parameters p) {
     return respond_circle_with(detail::active_table(), a, b, contacts, p);
+}
+
+std::size_t respond(particles_view circles, contacts_cview contacts, response_parameters p,
+                    const workers& w) {
+    return respond_aabb_with(detail::active_table(), circles, contacts, p, detail::runner_of(w));
+}
+std::size_t respond(particles_view a, particles_view b, contacts_cview contacts,
+                    response_parameters p, const workers& w) {
+    return respond_circle_with(detail::active_table(), a, b, contacts, p, detail::runner_of(w));
 }
 
 namespace reference {

@@ -13,6 +13,8 @@
 #include "arguments.hpp"
 #include "bulk_extent.hpp"
 #include "query_pad.hpp"
+#include "tasks.hpp"
+#include "view_slices.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -340,7 +342,9 @@ void static_box_grid::candidates_along(float x, float y, float r, float dx, floa
     }
 }
 
-std::size_t push_out_all(circles_view c, const static_box_grid& grid, float margin) {
+namespace {
+
+void check_push_out_all(circles_view c, float margin) {
     detail::require_fields("push_out_all", "circles", c.count, {c.x, c.y, c.radius});
     detail::require_margin("push_out_all", margin);
     detail::require_apart("push_out_all",
@@ -348,6 +352,10 @@ std::size_t push_out_all(circles_view c, const static_box_grid& grid, float marg
                            detail::writes("circles.y", c.y, c.count),
                            detail::reads("circles.radius", c.radius, c.count)},
                           detail::in_place::allowed);
+}
+
+// push_out_all of checked arguments.
+std::size_t push_out_checked(circles_view c, const static_box_grid& grid, float margin) {
     if (grid.size() == 0) {
         return 0;
     }
@@ -394,6 +402,24 @@ std::size_t push_out_all(circles_view c, const static_box_grid& grid, float marg
         }
     }
     return pushes;
+}
+
+} // namespace
+
+std::size_t push_out_all(circles_view c, const static_box_grid& grid, float margin) {
+    check_push_out_all(c, margin);
+    return push_out_checked(c, grid, margin);
+}
+
+std::size_t push_out_all(circles_view c, const static_box_grid& grid, float margin,
+                         const workers& w) {
+    check_push_out_all(c, margin);
+    // Each circle is pushed out alone, so blocks of circles give the bits of one pass.
+    constexpr std::size_t circles_per_task = 1024;
+    return detail::sum_over_blocks(
+        detail::runner_of(w), c.count, circles_per_task, [&](std::size_t begin, std::size_t end) {
+            return push_out_checked(detail::slice(c, begin, end), grid, margin);
+        });
 }
 
 namespace reference {

@@ -4,6 +4,8 @@
 
 #include "arguments.hpp"
 #include "kernel_table.hpp"
+#include "tasks.hpp"
+#include "view_slices.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -42,7 +44,7 @@ void check_moves(const char* kernel, circles_cview c, displacements_cview d, imp
 }
 
 std::size_t sweep_boxes_with(const detail::kernel_table& t, circles_cview c, displacements_cview d,
-                             aabbs_view b, impacts_view out) {
+                             aabbs_view b, impacts_view out, const detail::task_runner& run = {}) {
     check_moves("sweep", c, d, out);
     detail::require_count("sweep", "boxes", c.count, b.count);
     detail::require_fields("sweep", "boxes", b.count, {b.min_x, b.min_y, b.max_x, b.max_y});
@@ -53,19 +55,29 @@ std::size_t sweep_boxes_with(const detail::kernel_table& t, circles_cview c, dis
          detail::reads("boxes.max_x", b.max_x, b.count),
          detail::reads("boxes.max_y", b.max_y, b.count), SIMDCOLLIDE_IMPACT_WRITES(out)},
         detail::in_place::allowed);
-    return t.swept.box(c, d, b, out);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.swept.box(detail::slice(c, i, e), detail::slice(d, i, e),
+                               detail::slice(b, i, e), detail::slice(out, i, e));
+        });
 }
 
 std::size_t sweep_one_box_with(const detail::kernel_table& t, circles_cview c,
-                               displacements_cview d, const aabb& b, impacts_view out) {
+                               displacements_cview d, const aabb& b, impacts_view out,
+                               const detail::task_runner& run = {}) {
     check_moves("sweep", c, d, out);
     detail::require_apart("sweep", {SIMDCOLLIDE_MOVE_READS(c, d), SIMDCOLLIDE_IMPACT_WRITES(out)},
                           detail::in_place::allowed);
-    return t.swept.one_box(c, d, b, out);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.swept.one_box(detail::slice(c, i, e), detail::slice(d, i, e), b,
+                                   detail::slice(out, i, e));
+        });
 }
 
 std::size_t sweep_circles_with(const detail::kernel_table& t, circles_cview c,
-                               displacements_cview d, circles_cview o, impacts_view out) {
+                               displacements_cview d, circles_cview o, impacts_view out,
+                               const detail::task_runner& run = {}) {
     check_moves("sweep", c, d, out);
     detail::require_count("sweep", "obstacles", c.count, o.count);
     detail::require_fields("sweep", "obstacles", o.count, {o.x, o.y, o.radius});
@@ -75,7 +87,11 @@ std::size_t sweep_circles_with(const detail::kernel_table& t, circles_cview c,
                            detail::reads("obstacles.radius", o.radius, o.count),
                            SIMDCOLLIDE_IMPACT_WRITES(out)},
                           detail::in_place::allowed);
-    return t.swept.circle(c, d, o, out);
+    return detail::sum_over_blocks(
+        run, c.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.swept.circle(detail::slice(c, i, e), detail::slice(d, i, e),
+                                  detail::slice(o, i, e), detail::slice(out, i, e));
+        });
 }
 
 void check_sweep_all(circles_cview c, displacements_cview d, impacts_view out,
@@ -157,9 +173,12 @@ std::size_t sweep(circles_cview circles, displacements_cview moves, circles_cvie
     return sweep_circles_with(detail::active_table(), circles, moves, obstacles, out);
 }
 
-std::size_t sweep_all(circles_cview circles, displacements_cview moves, const static_box_grid& grid,
-                      impacts_view out, std::span<std::uint32_t> box) {
-    check_sweep_all(circles, moves, out, box);
+namespace {
+
+// sweep_all of checked arguments.
+std::size_t sweep_all_checked(circles_cview circles, displacements_cview moves,
+                              const static_box_grid& grid, impacts_view out,
+                              std::span<std::uint32_t> box) {
     const aabbs_view boxes = grid.boxes();
     // With few boxes, every box is a candidate: cheaper than asking the grid.
     if (boxes.count <= static_box_grid::brute_force_below) {
@@ -174,6 +193,42 @@ std::size_t sweep_all(circles_cview circles, displacements_cview moves, const st
                                   moves.dy[i], near);
             return near;
         });
+}
+
+} // namespace
+
+std::size_t sweep_all(circles_cview circles, displacements_cview moves, const static_box_grid& grid,
+                      impacts_view out, std::span<std::uint32_t> box) {
+    check_sweep_all(circles, moves, out, box);
+    return sweep_all_checked(circles, moves, grid, out, box);
+}
+
+std::size_t sweep_all(circles_cview circles, displacements_cview moves, const static_box_grid& grid,
+                      impacts_view out, std::span<std::uint32_t> box, const workers& w) {
+    check_sweep_all(circles, moves, out, box);
+    // Each move's first impact depends on that move alone.
+    constexpr std::size_t moves_per_task = 1024;
+    return detail::sum_over_blocks(
+        detail::runner_of(w), circles.count, moves_per_task, [&](std::size_t i, std::size_t e) {
+            return sweep_all_checked(detail::slice(circles, i, e), detail::slice(moves, i, e), grid,
+                                     detail::slice(out, i, e), detail::slice(box, i, e));
+        });
+}
+
+std::size_t sweep(circles_cview circles, displacements_cview moves, aabbs_view boxes,
+                  impacts_view out, const workers& w) {
+    return sweep_boxes_with(detail::active_table(), circles, moves, boxes, out,
+                            detail::runner_of(w));
+}
+std::size_t sweep(circles_cview circles, displacements_cview moves, const aabb& box,
+                  impacts_view out, const workers& w) {
+    return sweep_one_box_with(detail::active_table(), circles, moves, box, out,
+                              detail::runner_of(w));
+}
+std::size_t sweep(circles_cview circles, displacements_cview moves, circles_cview obstacles,
+                  impacts_view out, const workers& w) {
+    return sweep_circles_with(detail::active_table(), circles, moves, obstacles, out,
+                              detail::runner_of(w));
 }
 
 namespace reference {

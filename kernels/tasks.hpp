@@ -6,12 +6,14 @@
 
 #include <simdcollide/workers.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <limits>
 #include <mutex>
 #include <type_traits>
+#include <vector>
 
 namespace simdcollide::detail {
 
@@ -25,6 +27,11 @@ struct task_runner {
         return workers > 1 && callbacks.enqueue != nullptr;
     }
 };
+
+/// The runner of a public workers object (workers.hpp).
+[[nodiscard]] inline task_runner runner_of(const simdcollide::workers& w) noexcept {
+    return {w.callbacks(), static_cast<std::size_t>(w.count())};
+}
 
 template <class Item>
 class item_task {
@@ -78,6 +85,34 @@ void for_each_item(const task_runner& tasks, std::size_t items, Item&& item) {
         tasks.callbacks.finish(handle, tasks.callbacks.user_context);
     }
     task.rethrow();
+}
+
+} // namespace simdcollide::detail
+
+namespace simdcollide::detail {
+
+/// Items a worker takes at a time in the element-wise batch kernels: enough that a task's
+/// start costs little beside its work.
+inline constexpr std::size_t items_per_task = 16384;
+
+/// block(begin, end) over [0, n) cut into ranges of `size` items (the last may be shorter),
+/// on the runner's workers; returns the sum of what the calls return. For the batch entry
+/// points, whose items are independent: one call over [0, n) when the runner has one worker.
+template <class Block>
+std::size_t sum_over_blocks(const task_runner& tasks, std::size_t n, std::size_t size,
+                            Block&& block) {
+    const std::size_t blocks = (n + size - 1) / size;
+    if (!tasks.parallel() || blocks < 2) {
+        return block(std::size_t{0}, n);
+    }
+    std::vector<std::size_t> sums(blocks);
+    for_each_item(tasks, blocks,
+                  [&](std::size_t k) { sums[k] = block(k * size, std::min(n, (k + 1) * size)); });
+    std::size_t total = 0;
+    for (const std::size_t s : sums) {
+        total += s;
+    }
+    return total;
 }
 
 } // namespace simdcollide::detail

@@ -30,6 +30,7 @@
 
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
+#include <simdcollide/workers.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -78,6 +79,29 @@ std::size_t overlap(circles_cview circles, const aabb& box, std::span<std::uint8
                                          float margin = 0.0F);
 std::size_t contact(circles_cview circles, const aabb& box, contacts_view out, float margin = 0.0F);
 std::size_t push_out(circles_view circles, const aabb& box, float margin = 0.0F);
+
+/// Each kernel above on `w`'s workers (workers.hpp): the same checks and the same bits, every
+/// worker taking blocks of the circles (each circle's result depends on it alone).
+void closest_point(circles_cview circles, aabbs_view boxes, points_view out, const workers& w);
+void distance_squared(circles_cview circles, aabbs_view boxes, std::span<float> out,
+                      const workers& w);
+std::size_t overlap(circles_cview circles, aabbs_view boxes, std::span<std::uint8_t> mask,
+                    float margin, const workers& w);
+[[nodiscard]] std::size_t count_overlaps(circles_cview circles, aabbs_view boxes, float margin,
+                                         const workers& w);
+std::size_t contact(circles_cview circles, aabbs_view boxes, contacts_view out, float margin,
+                    const workers& w);
+std::size_t push_out(circles_view circles, aabbs_view boxes, float margin, const workers& w);
+std::size_t push_out(circles_view circles, const aabb& box, float margin, const workers& w);
+void closest_point(circles_cview circles, const aabb& box, points_view out, const workers& w);
+void distance_squared(circles_cview circles, const aabb& box, std::span<float> out,
+                      const workers& w);
+std::size_t overlap(circles_cview circles, const aabb& box, std::span<std::uint8_t> mask,
+                    float margin, const workers& w);
+[[nodiscard]] std::size_t count_overlaps(circles_cview circles, const aabb& box, float margin,
+                                         const workers& w);
+std::size_t contact(circles_cview circles, const aabb& box, contacts_view out, float margin,
+                    const workers& w);
 
 /// The scalar reference: the same functions, same preconditions, run element by element in
 /// portable C++. It defines the results that every SIMD path reproduces bit for bit.

@@ -34,6 +34,7 @@
 
 #include <simdcollide/containers.hpp>
 #include <simdcollide/soa.hpp>
+#include <simdcollide/workers.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -109,6 +110,17 @@ std::size_t separate(particles_view circles, std::span<const circle_pair> pairs,
 /// The same, with a workspace allocated for this call.
 std::size_t separate(particles_view circles, std::span<const circle_pair> pairs,
                      separation_weighting mode = separation_weighting::inverse_mass);
+
+/// The kernels above that pair a[i] with b[i], on `w`'s workers (workers.hpp): the same checks
+/// and the same bits, every worker taking blocks of the pairs. (The pair-list forms share
+/// circles between pairs and run on the calling thread.)
+void distance_squared(circles_cview a, circles_cview b, std::span<float> out, const workers& w);
+std::size_t overlap(circles_cview a, circles_cview b, std::span<std::uint8_t> mask,
+                    const workers& w);
+[[nodiscard]] std::size_t count_overlaps(circles_cview a, circles_cview b, const workers& w);
+std::size_t contact(circles_cview a, circles_cview b, contacts_view out, const workers& w);
+std::size_t separate(particles_view a, particles_view b, separation_weighting mode,
+                     const workers& w);
 
 namespace reference {
 void distance_squared(circles_cview a, circles_cview b, std::span<float> out);

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <simdcollide/soa.hpp>
+#include <simdcollide/workers.hpp>
 
 #include <cstddef>
 
@@ -47,6 +48,13 @@ std::size_t respond(particles_view circles, contacts_cview contacts,
 /// of contacts that responded.
 std::size_t respond(particles_view a, particles_view b, contacts_cview contacts,
                     response_parameters parameters);
+
+/// The responses above on `w`'s workers (workers.hpp): the same checks and the same bits,
+/// every worker taking blocks of the pairs.
+std::size_t respond(particles_view circles, contacts_cview contacts, response_parameters p,
+                    const workers& w);
+std::size_t respond(particles_view a, particles_view b, contacts_cview contacts,
+                    response_parameters p, const workers& w);
 
 namespace reference {
 std::size_t respond(particles_view circles, contacts_cview contacts,

@@ -12,6 +12,7 @@
 
 #include <simdcollide/containers.hpp>
 #include <simdcollide/soa.hpp>
+#include <simdcollide/workers.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -86,6 +87,9 @@ private:
 /// Returns the number of (circle, box) pushes. Throws std::invalid_argument for a null array
 /// or a bad margin.
 std::size_t push_out_all(circles_view circles, const static_box_grid& grid, float margin = 0.0F);
+/// The same on `w`'s workers, with the same bits and count: each takes blocks of circles.
+std::size_t push_out_all(circles_view circles, const static_box_grid& grid, float margin,
+                         const workers& w);
 
 namespace reference {
 /// The brute force: for each circle, for each box in ascending index, the pairwise

@@ -32,6 +32,7 @@
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
 #include <simdcollide/static_boxes.hpp>
+#include <simdcollide/workers.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -65,6 +66,18 @@ inline constexpr std::uint32_t no_box = std::numeric_limits<std::uint32_t>::max(
 /// moves that hit a box. `box` must have the circles' count.
 std::size_t sweep_all(circles_cview circles, displacements_cview moves, const static_box_grid& grid,
                       impacts_view out, std::span<std::uint32_t> box);
+/// The same on `w`'s workers (workers.hpp), with the same bits: each takes blocks of moves.
+std::size_t sweep_all(circles_cview circles, displacements_cview moves, const static_box_grid& grid,
+                      impacts_view out, std::span<std::uint32_t> box, const workers& w);
+
+/// The sweeps above on `w`'s workers (workers.hpp): the same checks and the same bits, every
+/// worker taking blocks of the moves.
+std::size_t sweep(circles_cview circles, displacements_cview moves, aabbs_view boxes,
+                  impacts_view out, const workers& w);
+std::size_t sweep(circles_cview circles, displacements_cview moves, const aabb& box,
+                  impacts_view out, const workers& w);
+std::size_t sweep(circles_cview circles, displacements_cview moves, circles_cview obstacles,
+                  impacts_view out, const workers& w);
 
 /// The scalar reference: the same functions, same preconditions, run element by element in
 /// portable C++. It defines the results that every SIMD path reproduces bit for bit.

@@ -15,12 +15,25 @@
 // running at once with the same index. It may run the whole task before it returns (then
 // it returns null, and finish is not called for it). Tasks are enqueued and finished one at
 // a time, from the thread that called step.
+//
+// The batch entry points (static_boxes.hpp's push_out_all, swept.hpp's sweep_all,
+// pair_finder::find, and the circle-box and circle-circle kernels over arrays) take a
+// `workers` object: the same threads or callbacks, kept from call to call. They cut their
+// work by the data alone too, and give the bits of the call without workers.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 namespace simdcollide {
+
+namespace detail {
+class worker_pool;
+} // namespace detail
+
+/// The most workers accepted, here and in world_options::workers.
+inline constexpr int max_workers = 256;
 
 /// A task's work on items [begin, end), run by worker `worker`; task_context is what
 /// enqueue was given. Never throws.
@@ -40,6 +53,39 @@ struct task_callbacks {
     enqueue_task_function* enqueue = nullptr;
     finish_task_function* finish = nullptr;
     void* user_context = nullptr; ///< passed to both, as the host likes
+};
+
+/// Workers for the batch entry points: the calling thread alone, threads of their own, or a
+/// host's task system. Several threads may use one: their tasks run one after another.
+/// A task must not call an entry point with the workers that run it.
+class workers {
+public:
+    /// One worker: the calling thread. Starts no thread.
+    workers() noexcept;
+    /// `count` workers (1 to max_workers), the calling thread among them: starts count - 1
+    /// threads, stopped when the object is destroyed. Throws std::invalid_argument for a count
+    /// out of range, std::system_error if a thread cannot be started.
+    explicit workers(int count);
+    /// `count` workers (1 to max_workers) on the host's task system (the top of this file):
+    /// starts no thread. Throws std::invalid_argument for a count out of range, or unless
+    /// both callbacks are given.
+    workers(int count, const task_callbacks& host);
+    ~workers();
+    workers(workers&&) noexcept;
+    workers& operator=(workers&&) noexcept;
+    workers(const workers&) = delete;
+    workers& operator=(const workers&) = delete;
+
+    /// The worker count.
+    [[nodiscard]] int count() const noexcept { return count_; }
+    /// Where tasks go: the host's callbacks, the own threads' (finish is null: enqueue runs
+    /// the task before it returns), or none (one worker: the calling thread runs them).
+    [[nodiscard]] const task_callbacks& callbacks() const noexcept { return callbacks_; }
+
+private:
+    std::unique_ptr<detail::worker_pool> pool_;
+    task_callbacks callbacks_{};
+    int count_ = 1;
 };
 
 } // namespace simdcollide

@@ -279,7 +279,7 @@ struct world_options {
     /// (docs/world-design.md, "Workers"). Changes the bits, as it changes the order.
     std::size_t circles_per_block = 0;
     /// The most workers accepted.
-    static constexpr int max_workers = 256;
+    static constexpr int max_workers = simdcollide::max_workers;
     /// 1 to max_workers: the threads a step runs on, the one that calls step included. Above
     /// 1 and without `tasks`, the world starts workers - 1 threads of its own when it is
     /// made, and stops them when it is destroyed; with 1, it starts none. A step gives the
