@@ -122,7 +122,12 @@ circle_grid circle_grid_for(circles_cview c, float margin) {
     return grid;
 }
 
-void sort_into_cells(circles_cview c, circle_cells& cells) {
+void sort_into_cells(circles_cview c, circle_cells& cells, const task_runner& tasks) {
+    constexpr std::size_t circles_per_task = 16384;
+    if (tasks.parallel() && c.count >= 2 * circles_per_task && !cells.grid.empty) {
+        sort_into_cells_on_workers(c, cells, tasks, circles_per_task);
+        return;
+    }
     const grid_shape& g = cells.grid.shape;
     const std::size_t n = c.count;
     const std::size_t count = cells.grid.empty ? 0 : g.cells();
@@ -165,6 +170,99 @@ void sort_into_cells(circles_cview c, circle_cells& cells) {
         cells.cell_start[k] = cells.cell_start[k - 1];
     }
     cells.cell_start[0] = 0;
+}
+
+// The same sort on the workers, in blocks of circles_per_task circles: each block finds its
+// circles' cells and counts them by bucket of cells; each block then copies its circles
+// into its places in each bucket (blocks in order, so a bucket holds its circles in
+// ascending index), and each bucket is counting-sorted by cell alone (stably), so every
+// cell holds its circles in ascending index, as above.
+void sort_into_cells_on_workers(circles_cview c, circle_cells& cells, const task_runner& tasks,
+                                std::size_t circles_per_task) {
+    constexpr std::size_t cells_per_bucket = 4096;
+    constexpr std::uint32_t nowhere = circle_cells::nowhere;
+    const grid_shape& g = cells.grid.shape;
+    const std::size_t n = c.count;
+    const std::size_t count = g.cells();
+    const std::size_t blocks = (n + circles_per_task - 1) / circles_per_task;
+    const std::size_t buckets = (count + cells_per_bucket - 1) / cells_per_bucket;
+    cells.cell_of_circle.resize(n);
+    // at[block * buckets + bucket]: each block's counters apart from the others' (a cache
+    // line written by two workers would pass between their cores at every count).
+    std::vector<std::size_t>& at = cells.bucket_at;
+    at.assign(buckets * blocks, 0);
+    std::vector<std::vector<std::uint32_t>> large(blocks);
+    const auto block_range = [&](std::size_t k) {
+        return std::pair{k * circles_per_task, std::min(n, (k + 1) * circles_per_task)};
+    };
+    for_each_item(tasks, blocks, [&](std::size_t k) {
+        const auto [first, last] = block_range(k);
+        for (std::size_t i = first; i < last; ++i) {
+            const bool valid = pairable_circle(c.x[i], c.y[i], c.radius[i]);
+            const auto cell = valid ? static_cast<std::uint32_t>(g.cell(c.x[i], c.y[i])) : nowhere;
+            cells.cell_of_circle[i] = cell;
+            if (valid) {
+                ++at[k * buckets + cell / cells_per_bucket];
+                if (c.radius[i] > cells.grid.r_small) {
+                    large[k].push_back(static_cast<std::uint32_t>(i));
+                }
+            }
+        }
+    });
+    std::size_t placed = 0; // buckets in order, blocks in order within each
+    for (std::size_t b = 0; b < buckets; ++b) {
+        for (std::size_t k = 0; k < blocks; ++k) {
+            const std::size_t here = at[k * buckets + b];
+            at[k * buckets + b] = placed;
+            placed += here;
+        }
+    }
+    cells.by_bucket.resize(placed);
+    for_each_item(tasks, blocks, [&](std::size_t k) {
+        const auto [first, last] = block_range(k);
+        for (std::size_t i = first; i < last; ++i) {
+            const std::uint32_t cell = cells.cell_of_circle[i];
+            if (cell != nowhere) {
+                cells.by_bucket[at[k * buckets + cell / cells_per_bucket]++] =
+                    static_cast<std::uint32_t>(i);
+            }
+        }
+    });
+    // Bucket b's circles now end where the last block's end in it.
+    const std::size_t* const bucket_end = at.data() + (blocks - 1) * buckets;
+    cells.cell_start.resize(count + 1);
+    cells.order.resize(placed);
+    cells.x.resize(placed);
+    cells.y.resize(placed);
+    cells.radius.resize(placed);
+    for_each_item(tasks, buckets, [&](std::size_t b) {
+        const std::size_t begin = b == 0 ? 0 : bucket_end[b - 1];
+        const std::size_t end = bucket_end[b];
+        const std::size_t first_cell = b * cells_per_bucket;
+        const std::size_t cells_here = std::min(count, first_cell + cells_per_bucket) - first_cell;
+        std::vector<std::size_t> next(cells_here + 1, 0); // each cell's next free entry
+        for (std::size_t p = begin; p < end; ++p) {
+            ++next[cells.cell_of_circle[cells.by_bucket[p]] - first_cell + 1];
+        }
+        next[0] = begin;
+        for (std::size_t j = 0; j < cells_here; ++j) {
+            next[j + 1] += next[j];
+            cells.cell_start[first_cell + j] = static_cast<std::uint32_t>(next[j]);
+        }
+        for (std::size_t p = begin; p < end; ++p) {
+            const std::uint32_t i = cells.by_bucket[p];
+            const std::size_t e = next[cells.cell_of_circle[i] - first_cell]++;
+            cells.order[e] = i;
+            cells.x[e] = c.x[i];
+            cells.y[e] = c.y[i];
+            cells.radius[e] = c.radius[i];
+        }
+    });
+    cells.cell_start[count] = static_cast<std::uint32_t>(placed);
+    cells.large.clear();
+    for (const std::vector<std::uint32_t>& some : large) {
+        cells.large.insert(cells.large.end(), some.begin(), some.end());
+    }
 }
 
 void moved_circles::clear(std::size_t count) {

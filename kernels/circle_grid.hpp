@@ -7,6 +7,7 @@
 #include <simdcollide/soa.hpp>
 
 #include "query_pad.hpp"
+#include "tasks.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -28,8 +29,10 @@ circle_grid circle_grid_for(circles_cview circles, float margin);
 
 /// Sorts the circles into cells.grid's cells (counting sort, stable: ascending index within
 /// a cell), copying their fields in that order, and lists those larger than r_small. Circles
-/// that are not pairable_circle are in no cell.
-void sort_into_cells(circles_cview circles, circle_cells& cells);
+/// that are not pairable_circle are in no cell. On the tasks' workers, with the same result.
+void sort_into_cells(circles_cview circles, circle_cells& cells, const task_runner& tasks = {});
+void sort_into_cells_on_workers(circles_cview circles, circle_cells& cells,
+                                const task_runner& tasks, std::size_t circles_per_task);
 
 /// Whether a circle can be in a cell and a pair: a finite centre and a finite radius >= 0.
 /// Others are invalid input (a valid circle may still be NaN after a simulation blew up)

@@ -123,8 +123,8 @@ void detail::world_state::list_contacts(float dt) {
     listed_inverse_mass_.assign(p.inverse_mass, p.inverse_mass + size());
     boxes_changed_ = false;
     cells_current_ = false;
-    const std::span<const circle_pair> found =
-        finder_.find(circles_cview(p.x, p.y, search_radius_.data(), size()));
+    const std::span<const circle_pair> found = finder_.find_on(
+        circles_cview(p.x, p.y, search_radius_.data(), size()), 0.0F, task_runner());
     pairs_.assign(found.begin(), found.end());
     list_box_contacts();
 }
@@ -257,7 +257,7 @@ void detail::world_state::relist_leavers(float dt) {
     const circles_cview listed(listed_x_.data(), listed_y_.data(), search_radius_.data(), n);
     if (!cells_current_ || relisted_.size() + leavers_.size() > relist_at_most()) {
         listed_cells_.grid = detail::circle_grid_for(listed, 0.0F);
-        detail::sort_into_cells(listed, listed_cells_);
+        detail::sort_into_cells(listed, listed_cells_, task_runner());
         relisted_.clear(n);
         cells_current_ = true;
     } else {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <simdcollide/soa.hpp>
+#include <simdcollide/workers.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +15,9 @@
 namespace simdcollide {
 
 namespace detail {
+class world_state;
+struct task_runner;
+
 /// Cells of `size` from (origin_x, origin_y), columns x rows of them.
 struct grid_shape {
     double origin_x = 0.0;
@@ -63,6 +67,8 @@ struct circle_cells {
     std::vector<float> x, y, radius;           ///< each sorted entry's fields, for locality
     std::vector<std::uint32_t> large;          ///< circles with radius > r_small, ascending
     std::vector<std::uint32_t> cell_of_circle; ///< scratch: each circle's cell
+    std::vector<std::uint32_t> by_bucket;      ///< scratch on workers: circles by bucket of cells
+    std::vector<std::size_t> bucket_at;        ///< scratch on workers: where each block's go
 };
 
 /// Circles whose values changed after a sort into circle_cells (the world's circles listed
@@ -141,15 +147,34 @@ class pair_finder {
 public:
     /// Throws std::invalid_argument for null arrays or a negative or non-finite margin.
     std::span<const circle_pair> find(circles_cview circles, float margin = 0.0F);
+    /// The same list, found on `w`'s workers (workers.hpp): each searches bands of cells into
+    /// a list of its own, and the lists are put in order together. More scratch: the pairs
+    /// are held twice while they are put in order.
+    std::span<const circle_pair> find(circles_cview circles, float margin, const workers& w);
 
     /// Cells of the last call's grid (the memory bound above, observable).
     [[nodiscard]] std::size_t cell_count() const noexcept { return cells_.cell_start.size() - 1; }
 
 private:
+    friend class detail::world_state;
+    // find on the tasks' workers (the world's, or a workers object's).
+    std::span<const circle_pair> find_on(circles_cview circles, float margin,
+                                         const detail::task_runner& tasks);
+    std::span<const circle_pair> find_on_workers(circles_cview circles, float margin,
+                                                 const detail::task_runner& tasks);
+    std::span<const circle_pair> pairs_among_large(circles_cview circles, float margin,
+                                                   const detail::task_runner& tasks);
+    void sort_groups(std::size_t first_circle, std::size_t last_circle);
+
     std::vector<circle_pair> pairs_;
     detail::circle_cells cells_;
-    std::vector<circle_pair> found_;                // pairs in the order found
-    std::vector<std::uint32_t> group_start_, fill_; // counting sort by first index
+    std::vector<circle_pair> found_;                    // pairs in the order found
+    std::vector<std::uint32_t> group_start_, fill_;     // counting sort by first index
+    std::vector<circle_pair> among_large_pairs_;        // the pairs among the large circles
+    std::vector<std::vector<circle_pair>> found_parts_; // on workers: each task's pairs,
+    std::vector<std::size_t> part_sizes_;               // how many of them it found,
+    std::vector<std::size_t> bucket_at_;                // where they go by bucket,
+    std::vector<circle_pair> sorting_;                  // and all of them by bucket
 };
 
 namespace reference {
