@@ -26,13 +26,7 @@ constexpr float far_away = -3e38F;
 
 // n circles spread at random over a square of area n (about one per unit area).
 circle_set scattered_circles(std::size_t n, bool outlier) {
-    std::mt19937 rng(static_cast<std::uint32_t>(n));
-    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
-    const float side = std::sqrt(static_cast<float>(n));
-    circle_set c;
-    for (std::size_t i = 0; i < n; ++i) {
-        c.push_back({unit(rng) * side, unit(rng) * side, 0.25F + 0.2F * unit(rng)});
-    }
+    circle_set c = bench::scattered_circles(n);
     if (outlier) {
         c.push_back({far_away, 0.0F, 0.35F});
     }

@@ -186,4 +186,15 @@ circle_scene& circle_scene_for(std::size_t n) {
     return s;
 }
 
+circle_set scattered_circles(std::size_t n) {
+    std::mt19937 rng(static_cast<std::uint32_t>(n));
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    const float side = std::sqrt(static_cast<float>(n));
+    circle_set c;
+    for (std::size_t i = 0; i < n; ++i) {
+        c.push_back({unit(rng) * side, unit(rng) * side, 0.25F + 0.2F * unit(rng)});
+    }
+    return c;
+}
+
 } // namespace simdcollide::bench

@@ -77,6 +77,10 @@ struct circle_scene {
 };
 circle_scene& circle_scene_for(std::size_t n);
 
+/// n circles spread at random over a square of area n (about one per unit area), radius
+/// 0.25 to 0.45: the broad phases' scene.
+circle_set scattered_circles(std::size_t n);
+
 /// Times one call with the wall clock, for benchmarks that must restore their input
 /// between iterations (UseManualTime).
 template <class F>

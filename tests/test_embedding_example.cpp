@@ -99,6 +99,39 @@ TEST(embedding_example, a_world_on_workers_steps_as_on_one) {
     }
 }
 
+// [readme-batch-workers-example]
+// A simulation's own arrays, pushed out of a field of boxes on four threads: the same bits
+// as on one. Keep the workers from call to call; their threads start once.
+std::size_t push_out_on_workers(simdcollide::circles_view circles,
+                                const simdcollide::static_box_grid& boxes) {
+    static const simdcollide::workers four(4);
+    return simdcollide::push_out_all(circles, boxes, 0.0F, four);
+}
+// [readme-batch-workers-example]
+
+// The README's batch example: the same pushes and the same bits as without workers.
+TEST(embedding_example, a_batch_call_on_workers_gives_one_threads_bits) {
+    simdcollide::circle_set circles;
+    simdcollide::aabb_set boxes;
+    for (int i = 0; i < 20000; ++i) {
+        circles.push_back(
+            {static_cast<float>(i % 200) * 0.5F, static_cast<float>(i / 200) * 0.5F, 0.3F});
+    }
+    for (int k = 0; k < 100; ++k) {
+        boxes.push_back(simdcollide::aabb::from_origin_size(
+            static_cast<float>(k % 10) * 10.0F, static_cast<float>(k / 10) * 5.0F, 1.3F, 0.7F));
+    }
+    const simdcollide::static_box_grid grid(boxes.view());
+    simdcollide::circle_set alone = circles;
+    const std::size_t pushes = push_out_on_workers(circles.view(), grid);
+    EXPECT_GT(pushes, 100U);
+    EXPECT_EQ(pushes, simdcollide::push_out_all(alone.view(), grid));
+    for (std::size_t i = 0; i < circles.size(); ++i) {
+        EXPECT_EQ(circles.x[i], alone.x[i]) << i;
+        EXPECT_EQ(circles.y[i], alone.y[i]) << i;
+    }
+}
+
 TEST(embedding_example, particles_rest_on_the_floor) {
     particles p;
     const std::size_t n = 1000;

@@ -2,6 +2,7 @@
 // own pool or on a host's callbacks however they run the ranges (at once, in reverse, on
 // another thread), on every instruction set; a task that throws reaches the caller; bad
 // worker options are refused.
+#include "host_tasks.hpp"
 #include "scenes/scenes.hpp"
 #include "tasks.hpp"
 #include "test_support.hpp"
@@ -21,7 +22,6 @@
 #include <new>
 #include <random>
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 namespace simdcollide::testing {
@@ -156,46 +156,6 @@ TEST_P(workers_same_bits, hostile_circles_step_as_on_one_worker) {
     }
 }
 
-// Host task systems: one that runs the whole task at once inside enqueue; one that runs
-// its ranges from the last to the first, each with another worker index; one that runs
-// them on a thread of its own, waited for in finish.
-void* run_inline(task_function* task, std::size_t items, std::size_t /*min_range*/, void* context,
-                 void* /*user*/) {
-    task(0, items, 0, context);
-    return nullptr;
-}
-
-void* run_in_reverse(task_function* task, std::size_t items, std::size_t min_range, void* context,
-                     void* user) {
-    const auto workers = static_cast<std::size_t>(*static_cast<int*>(user));
-    std::size_t ranges = (items + min_range - 1) / min_range;
-    while (ranges-- > 0) {
-        const std::size_t begin = ranges * min_range;
-        task(begin, std::min(items, begin + min_range),
-             static_cast<std::uint32_t>(ranges % workers), context);
-    }
-    return nullptr;
-}
-
-void* run_on_a_thread(task_function* task, std::size_t items, std::size_t min_range, void* context,
-                      void* /*user*/) {
-    return new std::thread([=] {
-        for (std::size_t begin = 0; begin < items; begin += min_range) {
-            task(begin, std::min(items, begin + min_range), 0, context);
-        }
-    });
-}
-
-void never_called(void* /*task*/, void* /*user*/) {
-    ADD_FAILURE() << "finish with no task";
-}
-
-void join_thread(void* task, void* /*user*/) {
-    auto* thread = static_cast<std::thread*>(task);
-    thread->join();
-    delete thread;
-}
-
 TEST_P(workers_same_bits, host_callbacks_give_one_workers_bits) {
     int workers = 3;
     for (const world_options& base : option_sets()) {
@@ -242,6 +202,34 @@ TEST(workers_kinematic, kinematic_boxes_on_workers_give_one_workers_bits) {
     const std::vector<std::uint32_t> want = stepped(1);
     EXPECT_EQ(stepped(3), want);
     EXPECT_EQ(stepped(7), want);
+}
+
+// A world large enough that its full listing (the sort into cells, the pair search) runs
+// on the workers: 40 000 circles, some large, listed in full on the first step and again
+// when they are sorted into slots; 3 and 16 workers give one worker's bits.
+TEST(workers_listing, a_large_world_lists_on_the_workers_with_one_workers_bits) {
+    const auto stepped = [](int workers) {
+        particle_world world({.workers = workers});
+        aabb_set boxes;
+        scenes::add_container(200.0F, 400.0F, boxes);
+        world.set_boxes(boxes.view());
+        std::mt19937 rng(8);
+        std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+        for (std::size_t i = 0; i < 40000; ++i) {
+            const float r = i % 50 == 0 ? 1.5F : 0.2F + 0.2F * unit(rng);
+            world.add_circle({1.0F + static_cast<float>(i % 200) * 0.99F,
+                              1.0F + static_cast<float>(i / 200) * 0.99F, r},
+                             0.5F + unit(rng), unit(rng) - 0.5F, unit(rng) - 0.5F);
+        }
+        for (int s = 0; s < 3; ++s) {
+            world.step(1.0F / 60.0F);
+        }
+        EXPECT_GE(world.listings().full, 1U);
+        return state_of(world);
+    };
+    const std::vector<std::uint32_t> want = stepped(1);
+    EXPECT_EQ(stepped(3), want);
+    EXPECT_EQ(stepped(16), want);
 }
 
 // The runner: every item once, on the pool or on callbacks, and an item's exception (the
