@@ -390,6 +390,36 @@ TEST_P(on_every_isa, world_with_a_far_static_circle_steps_as_without_it) {
     EXPECT_EQ(run(true), run(false));
 }
 
+// Circles inside a static box whose faces lie 1e38 away: push-out moves each by about 1e38,
+// a correction whose speed squared passes the float range. Phase 5 gains the capped speed
+// along the move instead of a NaN velocity, with the reference's bits on every instruction
+// set.
+TEST_P(on_every_isa, a_push_too_long_to_square_gains_the_capped_speed) {
+    const auto run = [] {
+        particle_world world;
+        aabb_set giant;
+        giant.push_back(aabb::from_min_max(-1e38F, -1e38F, 1e38F, 1e38F));
+        world.set_boxes(giant.view());
+        const circle_set c = scattered(200, 3);
+        for (std::size_t i = 0; i < c.size(); ++i) {
+            world.add_circle({c.x[i] - 7.0F, c.y[i] - 7.0F, c.radius[i]}, 1.0F);
+        }
+        for (int s = 0; s < 3; ++s) {
+            world.step(1.0F / 60.0F);
+        }
+        const particles_view p = world.particles();
+        for (std::size_t i = 0; i < p.count; ++i) {
+            EXPECT_TRUE(std::isfinite(p.vx[i]) && std::isfinite(p.vy[i]))
+                << "circle " << i << ": v = (" << p.vx[i] << ", " << p.vy[i] << ")";
+            EXPECT_GT(std::fabs(p.x[i]) + std::fabs(p.y[i]), 1e37F) << "circle " << i;
+        }
+        return state_of(world);
+    };
+    const std::vector<std::uint32_t> got = run();
+    set_isa(isa::reference);
+    EXPECT_EQ(got, run());
+}
+
 } // namespace
 } // namespace simdcollide::testing
 

@@ -84,7 +84,8 @@
 //   5. the velocity update of position-based dynamics: each moving circle's velocity gains
 //      the correction of 3 and 4 divided by h, that gain capped at max_correction_speed.
 //      So a contact that closed during the substep ends it at rest along its normal, and a
-//      correction adds no energy;
+//      correction adds no energy. A correction too long to square in floats (a push out of
+//      a box some 1e38 wide) gains max_correction_speed along its direction;
 //   6. restitution and friction for the contacts of 2 and 3, part by part in the
 //      schedule's order: a block's part takes the box contacts of the block's circles in
 //      list order, then its circle pairs in contact in eight interleaved runs of their list

@@ -1,6 +1,6 @@
 // The scalar reference for the particle world's phases 1 to 6 (world.hpp): what the
 // impulse loop needs of each contact, and the loop itself. Included in a namespace with the
-// other reference .inl files (see circle_aabb.inl); needs minmax.inl, circle_circle.inl,
+// other reference .inl files (see circle_aabb.inl); needs minmax.inl, circle_circle.inl, <limits>,
 // <simdcollide/world.hpp> and, on x86, <emmintrin.h>.
 
 // Shock propagation (world_options::shock_propagation): d, the normal's component along
@@ -214,14 +214,26 @@ inline std::size_t separate_in_order_loop(simdcollide::particles_view c,
 
 // Phase 5 for every circle: each one with inverse mass > 0 gains as velocity its correction
 // since phase 1 divided by h (times inverse_h), that gain capped at `cap` in speed.
+// A correction whose speed squared passes the float range (a circle pushed out of a box
+// 1e38 wide) gains `cap` along its move, the move's halves divided by their larger
+// magnitude so that nothing overflows: squaring it would give an infinite speed, and
+// inf * (cap / inf) a NaN velocity.
 inline void gain_corrections_loop(simdcollide::particles_view c, const float* moved_x,
                                   const float* moved_y, float inverse_h, float cap) {
     for (std::size_t i = 0; i < c.count; ++i) {
         if (c.inverse_mass[i] > 0.0F) {
-            const float cx = (c.x[i] - moved_x[i]) * inverse_h;
-            const float cy = (c.y[i] - moved_y[i]) * inverse_h;
+            float cx = (c.x[i] - moved_x[i]) * inverse_h;
+            float cy = (c.y[i] - moved_y[i]) * inverse_h;
             const float speed2 = cx * cx + cy * cy;
-            const float scale = speed2 > cap * cap ? cap / std::sqrt(speed2) : 1.0F;
+            float scale = speed2 > cap * cap ? cap / std::sqrt(speed2) : 1.0F;
+            if (speed2 == std::numeric_limits<float>::infinity()) {
+                const float half_x = c.x[i] * 0.5F - moved_x[i] * 0.5F;
+                const float half_y = c.y[i] * 0.5F - moved_y[i] * 0.5F;
+                const float larger = max_ps(std::fabs(half_x), std::fabs(half_y));
+                cx = half_x / larger;
+                cy = half_y / larger;
+                scale = cap / std::sqrt(cx * cx + cy * cy);
+            }
             c.vx[i] += cx * scale;
             c.vy[i] += cy * scale;
         }

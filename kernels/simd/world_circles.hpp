@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 namespace simdcollide::simd {
 
@@ -159,11 +160,29 @@ struct world_circles {
         [[gnu::always_inline]] std::pair<F, F> of(const particles_view& c, const float* moved_x,
                                                   const float* moved_y, const Block& block) const {
             const M moves = block.load(c.inverse_mass) > F(0.0F);
-            const F cx = (block.load(c.x) - block.load(moved_x)) * per_time;
-            const F cy = (block.load(c.y) - block.load(moved_y)) * per_time;
+            const F x = block.load(c.x);
+            const F y = block.load(c.y);
+            const F mx = block.load(moved_x);
+            const F my = block.load(moved_y);
+            F cx = (x - mx) * per_time;
+            F cy = (y - my) * per_time;
             const F speed2 = cx * cx + cy * cy;
-            const F scale = pick<Arch>(speed2 > limit2,
-                                       divide<Arch>(limit, square_root<Arch>(speed2)), F(1.0F));
+            F scale = pick<Arch>(speed2 > limit2, divide<Arch>(limit, square_root<Arch>(speed2)),
+                                 F(1.0F));
+            // A correction too long to square (reference gain_corrections_loop): rare, so the
+            // block takes the branch only when one of its lanes has one.
+            const M overflows = speed2 == F(std::numeric_limits<float>::infinity());
+            if (xsimd::any(overflows)) {
+                const F half_x = x * F(0.5F) - mx * F(0.5F);
+                const F half_y = y * F(0.5F) - my * F(0.5F);
+                const F larger = max_ps<Arch>(xsimd::abs(half_x), xsimd::abs(half_y));
+                const F ux = divide<Arch>(half_x, larger);
+                const F uy = divide<Arch>(half_y, larger);
+                cx = pick<Arch>(overflows, ux, cx);
+                cy = pick<Arch>(overflows, uy, cy);
+                scale = pick<Arch>(
+                    overflows, divide<Arch>(limit, square_root<Arch>(ux * ux + uy * uy)), scale);
+            }
             const F vx = block.load(c.vx);
             const F vy = block.load(c.vy);
             return {pick<Arch>(moves, vx + cx * scale, vx), pick<Arch>(moves, vy + cy * scale, vy)};
