@@ -9,6 +9,7 @@
 #include <simdcollide/static_boxes.hpp>
 #include <simdcollide/swept.hpp>
 #include <simdcollide/validate.hpp>
+#include <simdcollide/workers.hpp>
 
 namespace simdcollide::python {
 
@@ -55,6 +56,11 @@ py::tuple first_impacts(const circles_arrays& c, const py::object& dx, const py:
     return py::make_tuple(out.time, out.normal_x, out.normal_y, uint32_array(box), hits);
 }
 
+// The Workers given as `workers=`, or null for None (the calling thread alone).
+const workers* workers_of(const py::object& value) {
+    return value.is_none() ? nullptr : &object_of<workers>(value, "workers", "Workers");
+}
+
 py::tuple validation_tuple(const validation& v) {
     return py::make_tuple(v.valid, v.index, v.reason);
 }
@@ -66,6 +72,13 @@ void bind_broad_phase(py::module_& m, py::module_& reference) {
 pair-list kernels (eight floats a circle), kept from call to call to save an allocation
 each. One per thread: two calls at once must not share one.)")
         .def(py::init<>());
+
+    py::class_<workers>(m, "Workers", R"(Threads for push_out_all, sweep_all and PairFinder.find
+(workers=): `count` workers, the calling thread among them, so count - 1 threads of their
+own, started here and stopped when the object goes. The results are those of the call
+without workers, bit for bit.)")
+        .def(py::init<int>(), py::arg("count"))
+        .def_property_readonly("count", &workers::count);
 
     py::class_<static_box_grid>(m, "StaticBoxGrid", R"(A grid over a fixed set of static boxes,
 built once (the boxes are copied) and queried by push_out_all.)")
@@ -90,12 +103,16 @@ built once (the boxes are copied) and queried by push_out_all.)")
 
     m.def(
         "push_out_all",
-        [](const circles_arrays& c, const static_box_grid& grid, float margin) {
+        [](const circles_arrays& c, const static_box_grid& grid, float margin,
+           const py::object& on) {
             const circles_view circles = write_centres(c, "circles");
+            const workers* w = workers_of(on);
             py::gil_scoped_release nogil;
-            return push_out_all(circles, grid, margin);
+            return w != nullptr ? push_out_all(circles, grid, margin, *w)
+                                : push_out_all(circles, grid, margin);
         },
         py::arg("circles"), py::arg("grid"), py::arg("margin") = 0.0F,
+        py::arg("workers") = py::none(),
         "Pushes every circle out of every box of the grid, boxes in ascending index, writing "
         "circles.x and circles.y in place; returns the number of pushes.");
     reference.def(
@@ -112,12 +129,15 @@ built once (the boxes are copied) and queried by push_out_all.)")
     m.def(
         "sweep_all",
         [](const circles_arrays& c, const py::object& dx, const py::object& dy,
-           const static_box_grid& grid) {
+           const static_box_grid& grid, const py::object& on) {
+            const workers* w = workers_of(on);
             return first_impacts(c, dx, dy, [&](auto circles, auto moves, auto out, auto box) {
-                return sweep_all(circles, moves, grid, out, box);
+                return w != nullptr ? sweep_all(circles, moves, grid, out, box, *w)
+                                    : sweep_all(circles, moves, grid, out, box);
             });
         },
         py::arg("circles"), py::arg("dx"), py::arg("dy"), py::arg("grid"),
+        py::arg("workers") = py::none(),
         "Each move's first impact among the grid's boxes, and the box it hits (no_box for "
         "none): (time, normal_x, normal_y, box, count).");
     reference.def(
@@ -138,16 +158,18 @@ contact through a grid, reusing its memory from call to call.)")
         .def(py::init<>())
         .def(
             "find",
-            [](pair_finder& finder, const circles_arrays& c, float margin) {
+            [](pair_finder& finder, const circles_arrays& c, float margin, const py::object& on) {
                 const circles_cview circles = read_circles(c, "circles");
+                const workers* w = workers_of(on);
                 std::span<const circle_pair> pairs;
                 {
                     py::gil_scoped_release nogil;
-                    pairs = finder.find(circles, margin);
+                    pairs = w != nullptr ? finder.find(circles, margin, *w)
+                                         : finder.find(circles, margin);
                 }
                 return pairs_to_array(pairs);
             },
-            py::arg("circles"), py::arg("margin") = 0.0F,
+            py::arg("circles"), py::arg("margin") = 0.0F, py::arg("workers") = py::none(),
             "Every pair (i, j), i < j, with |c_j - c_i|^2 < (r_i + r_j + margin)^2, ordered by "
             "i then j: a new uint32 array of shape (n, 2).")
         .def_property_readonly("cell_count", &pair_finder::cell_count);

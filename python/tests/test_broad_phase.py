@@ -63,6 +63,42 @@ def test_sweep_all_matches_the_brute_force(isa):
     assert np.all(got[0][missed] == 1.0) and np.all(got[0][~missed] <= 1.0)
 
 
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_workers_give_the_bits_without_them(isa, count):
+    workers = sc.Workers(count)
+    assert workers.count == count
+    rng = np.random.default_rng(6)
+    boxes = sc.Boxes(*random_boxes(rng, 300, spread=200.0))
+    grid = sc.StaticBoxGrid(boxes)
+    n = 40000  # enough circles that the pair search goes on the workers
+    x, y = f32(rng.uniform(0.0, 200.0, n)), f32(rng.uniform(0.0, 200.0, n))
+    r = f32(rng.uniform(0.2, 0.6, n))
+    r[::97] = 3.0
+    finder = sc.PairFinder()
+    pairs = finder.find(sc.Circles(x, y, r), 0.1, workers=workers)
+    assert len(pairs) > 1000
+    assert np.array_equal(pairs, sc.PairFinder().find(sc.Circles(x, y, r), 0.1))
+    dx = f32(rng.uniform(-8.0, 8.0, len(x)))
+    dy = f32(rng.uniform(-8.0, 8.0, len(x)))
+    got = sc.sweep_all(sc.Circles(x, y, r), dx, dy, grid, workers=workers)
+    expected = sc.sweep_all(sc.Circles(x, y, r), dx, dy, grid)
+    assert got[4] == expected[4] and got[4] > 100
+    assert all(same_bits(a, b) for a, b in zip(got[:4], expected[:4]))
+    wx, wy = copies((x, y))
+    pushes = sc.push_out_all(sc.Circles(wx, wy, r), grid, 0.1, workers=workers)
+    assert pushes == sc.push_out_all(sc.Circles(x, y, r), grid, 0.1) and pushes > 100
+    assert same_bits(wx, x) and same_bits(wy, y)
+
+
+def test_bad_workers_are_refused():
+    for count in (0, -1, 257):
+        with pytest.raises(ValueError, match="count is"):
+            sc.Workers(count)
+    x, y, r, *_ = pile(8, 100)
+    with pytest.raises(TypeError):
+        sc.PairFinder().find(sc.Circles(x, y, r), workers=3)
+
+
 def test_grid_candidates_are_ascending_and_hold_the_touching_boxes():
     boxes = sc.Boxes(f32([0, 10, 0.5]), f32([0, 10, 0.5]), f32([1, 11, 0.6]), f32([1, 11, 0.6]))
     grid = sc.StaticBoxGrid(boxes)
