@@ -87,10 +87,6 @@ void for_each_item(const task_runner& tasks, std::size_t items, Item&& item) {
     task.rethrow();
 }
 
-} // namespace simdcollide::detail
-
-namespace simdcollide::detail {
-
 /// Items a worker takes at a time in the element-wise batch kernels: enough that a task's
 /// start costs little beside its work.
 inline constexpr std::size_t items_per_task = 16384;

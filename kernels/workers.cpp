@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace simdcollide {
 namespace {
@@ -42,7 +43,19 @@ workers::workers(int count, const task_callbacks& host) : callbacks_(host), coun
 }
 
 workers::~workers() = default;
-workers::workers(workers&&) noexcept = default;
-workers& workers::operator=(workers&&) noexcept = default;
+
+// The source keeps no callbacks into the pool it gave away.
+workers::workers(workers&& other) noexcept
+    : pool_(std::move(other.pool_)), callbacks_(std::exchange(other.callbacks_, {})),
+      count_(std::exchange(other.count_, 1)) {}
+
+workers& workers::operator=(workers&& other) noexcept {
+    if (this != &other) {
+        pool_ = std::move(other.pool_);
+        callbacks_ = std::exchange(other.callbacks_, {});
+        count_ = std::exchange(other.count_, 1);
+    }
+    return *this;
+}
 
 } // namespace simdcollide

@@ -406,8 +406,17 @@ TEST(batch_workers_input, bad_workers_are_refused) {
     EXPECT_EQ(none.count(), 1);
     EXPECT_EQ(none.callbacks().enqueue, nullptr);
     workers moved(3);
-    const workers taken = std::move(moved);
+    workers taken = std::move(moved);
     EXPECT_EQ(taken.count(), 3);
+    EXPECT_EQ(moved.count(), 1); // NOLINT(bugprone-use-after-move): its documented state
+    EXPECT_EQ(moved.callbacks().enqueue, nullptr);
+    taken = workers(2);
+    EXPECT_EQ(taken.count(), 2);
+    std::vector<float> d(items);
+    pair_scene scene(items, 0);
+    fill_random(scene, 2);
+    distance_squared(scene.circles(), scene.boxes(), d, taken); // the new pool runs it
+    distance_squared(scene.circles(), scene.boxes(), d, moved);
 }
 
 // Arguments are checked over the whole arrays before any worker writes: nothing changes.

@@ -14,7 +14,7 @@
 // shorter), each with a worker index below the world's worker count, and no two ranges
 // running at once with the same index. It may run the whole task before it returns (then
 // it returns null, and finish is not called for it). Tasks are enqueued and finished one at
-// a time, from the thread that called step.
+// a time, from the thread that called step (or the batch entry point).
 //
 // The batch entry points (static_boxes.hpp's push_out_all, swept.hpp's sweep_all,
 // pair_finder::find, and the circle-box and circle-circle kernels over arrays) take a
@@ -56,8 +56,9 @@ struct task_callbacks {
 };
 
 /// Workers for the batch entry points: the calling thread alone, threads of their own, or a
-/// host's task system. Several threads may use one: their tasks run one after another.
-/// A task must not call an entry point with the workers that run it.
+/// host's task system. Several threads may use one with threads of its own: their tasks run
+/// one after another (on a host's callbacks, as the host allows). A task must not call an
+/// entry point with the workers that run it. A moved-from object is one worker.
 class workers {
 public:
     /// One worker: the calling thread. Starts no thread.
