@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 
 namespace simdcollide::simd {
 
@@ -171,7 +170,7 @@ struct world_circles {
                                  F(1.0F));
             // A correction too long to square (reference gain_corrections_loop): rare, so the
             // block takes the branch only when one of its lanes has one.
-            const M overflows = speed2 == F(std::numeric_limits<float>::infinity());
+            const M overflows = speed2 == F(__builtin_inff()); // not numeric_limits (swept.hpp)
             if (xsimd::any(overflows)) {
                 const F half_x = x * F(0.5F) - mx * F(0.5F);
                 const F half_y = y * F(0.5F) - my * F(0.5F);
