@@ -4,6 +4,7 @@
 #include "world_state.hpp"
 
 #include "circle_grid.hpp"
+#include "tasks.hpp"
 #include "world_reference.hpp"
 #include "world_schedule.hpp"
 
@@ -47,7 +48,39 @@ detail::world_state::listing detail::world_state::listing_needed(float dt) {
     }
     const float fall = step_fall(dt);
     const std::size_t n = size();
-    std::size_t i = 0;
+    // Blocks of circles on the workers, each finding its own leavers; they go into leavers_
+    // in block order, so ascending, as one pass over every circle finds them.
+    const std::size_t blocks = (n + detail::items_per_task - 1) / detail::items_per_task;
+    if (blocks < 2) {
+        return find_leavers(0, n, dt, fall, leavers_) ? listing::all
+               : leavers_.empty()                     ? listing::kept
+                                                      : listing::some;
+    }
+    leavers_of_block_.resize(blocks);
+    std::vector<std::uint8_t> all(blocks);
+    detail::for_each_item(task_runner(), blocks, [&](std::size_t k) {
+        const std::size_t first = k * detail::items_per_task;
+        leavers_of_block_[k].clear();
+        all[k] = find_leavers(first, std::min(n, first + detail::items_per_task), dt, fall,
+                              leavers_of_block_[k])
+                     ? 1
+                     : 0;
+    });
+    for (std::size_t k = 0; k < blocks; ++k) {
+        if (all[k] != 0 || leavers_.size() + leavers_of_block_[k].size() > relist_at_most()) {
+            return listing::all;
+        }
+        leavers_.insert(leavers_.end(), leavers_of_block_[k].begin(), leavers_of_block_[k].end());
+    }
+    return leavers_.empty() ? listing::kept : listing::some;
+}
+
+// The leavers among circles [begin, end) into `leavers`, ascending; true where everything
+// must be listed again: a circle whose radius or inverse mass changed, a leaver whose
+// reach is not finite, or more than relist_at_most leavers.
+bool detail::world_state::find_leavers(std::size_t begin, std::size_t end, float dt, float fall,
+                                       std::vector<std::uint32_t>& leavers) const {
+    std::size_t i = begin;
     // Circle k, one by one: a leaver if it would leave its margin; true if everything must
     // be listed again.
     const auto needs_all = [&](std::size_t k) {
@@ -58,10 +91,10 @@ detail::world_state::listing detail::world_state::listing_needed(float dt) {
         const float dy = y_[k] - listed_y_[k];
         const float reach = step_reach(k, dt, fall);
         if (!(std::sqrt(dx * dx + dy * dy) + reach <= listed_margin_[k])) {
-            if (leavers_.size() == relist_at_most() || !std::isfinite(reach)) {
+            if (leavers.size() == relist_at_most() || !std::isfinite(reach)) {
                 return true;
             }
-            leavers_.push_back(static_cast<std::uint32_t>(k));
+            leavers.push_back(static_cast<std::uint32_t>(k));
         }
         return false;
     };
@@ -73,7 +106,7 @@ detail::world_state::listing detail::world_state::listing_needed(float dt) {
     const __m128 step = _mm_set1_ps(dt);
     const __m128 falls = _mm_set1_ps(fall);
     const auto load = [](const float* field, std::size_t at) { return _mm_loadu_ps(field + at); };
-    for (; i + 4 <= n; i += 4) {
+    for (; i + 4 <= end; i += 4) {
         const __m128 vx = load(vx_.data(), i);
         const __m128 vy = load(vy_.data(), i);
         const __m128 move = _mm_add_ps(
@@ -91,17 +124,17 @@ detail::world_state::listing detail::world_state::listing_needed(float dt) {
         }
         for (std::size_t j = i; j < i + 4; ++j) {
             if (needs_all(j)) {
-                return listing::all;
+                return true;
             }
         }
     }
 #endif
-    for (; i < n; ++i) {
+    for (; i < end; ++i) {
         if (needs_all(i)) {
-            return listing::all;
+            return true;
         }
     }
-    return leavers_.empty() ? listing::kept : listing::some;
+    return false;
 }
 
 // Lists every circle pair (pair_finder) and every (moving circle, box) that can touch while

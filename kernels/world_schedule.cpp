@@ -15,14 +15,14 @@ namespace {
 constexpr std::size_t smallest_block = 16384;
 constexpr std::size_t largest_block = 65536;
 
-// The block size for a list: the smallest power of two at least twice the span (b - a)
-// that 99 of 100 pairs stay within, from 16384 to 65536. Slots go row by row of a grid's
-// cells, so a pair spans about a row of circles; two rows a block keep most pairs within a
-// block or between two neighbours. At least 16384: each seam between blocks, and each of a
-// part's eight runs in phase 6 (world.hpp), is a place where an impulse is not carried on
-// up a column in the same pass, and deep piles cut into blocks of a few thousand circles
-// calm several times more slowly (docs/world-design.md, "Workers").
-std::size_t block_size_for(std::span<const circle_pair> pairs) {
+// The least block size for a list: the smallest power of two at least twice the span
+// (b - a) that 99 of 100 pairs stay within, from 16384 to 65536. Slots go row by row of a
+// grid's cells, so a pair spans about a row of circles; two rows a block keep most pairs
+// within a block or between two neighbours. At least 16384: each seam between blocks, and
+// each of a part's eight runs in phase 6 (world.hpp), is a place where an impulse is not
+// carried on up a column in the same pass, and deep piles cut into blocks of a few thousand
+// circles calm several times more slowly (docs/world-design.md, "Workers").
+std::size_t least_block_for(std::span<const circle_pair> pairs) {
     std::size_t count_of_width[33] = {};
     for (const circle_pair q : pairs) {
         ++count_of_width[static_cast<std::size_t>(std::bit_width(q.b - q.a))];
@@ -36,6 +36,22 @@ std::size_t block_size_for(std::span<const circle_pair> pairs) {
     // Now at most one pair in a hundred spans 2^(width - 1) or more: a block of 2^width.
     const std::size_t block = std::size_t{1} << std::min<std::size_t>(width, 16);
     return std::clamp(block, smallest_block, largest_block);
+}
+
+// The block size for n slots: where the least block fits four times or more, the slots
+// are cut into a multiple of four blocks of about equal size, each at least the least block
+// and a whole number of chunks (pair_groups.hpp), so that each wave has an even number of
+// parts of about the same work (with blocks of the least size, 100 000 circles make seven
+// blocks, and one worker of two took two of the three odd parts alone). Fewer slots are
+// cut into blocks of the least size.
+std::size_t block_size_for(std::span<const circle_pair> pairs, std::size_t n) {
+    const std::size_t least = least_block_for(pairs);
+    const std::size_t blocks = n / (4 * least) * 4;
+    if (blocks == 0) {
+        return least;
+    }
+    const std::size_t even = (n + blocks - 1) / blocks;
+    return (even + circles_per_chunk - 1) / circles_per_chunk * circles_per_chunk;
 }
 
 // A part's pairs, in slots, moved to offsets from their lowest slot; its range.
@@ -125,7 +141,7 @@ void pair_schedule::build(std::span<const circle_pair> pairs, std::size_t n,
     const bool fresh = all || !built_for(n);
     if (fresh) {
         n_ = n;
-        block_ = block != 0 ? block : block_size_for(pairs);
+        block_ = block != 0 ? block : block_size_for(pairs, n);
         const std::size_t blocks = (n + block_ - 1) / block_;
         parts_.resize(blocks);
         for (std::vector<std::vector<circle_pair>>* lists : {&own_of_, &seam_of_, &far_of_}) {

@@ -2,10 +2,10 @@
 // take parts of it side by side with the bits of one thread (docs/world-design.md,
 // "Workers").
 //
-// The slots are cut into blocks of block_circles() (world_options::circles_per_block, or a
-// power of two from 16384 to 65536 chosen from the list alone: twice the distance in slots
-// that 99 of 100 pairs stay within, so that nearly every pair lies within a block or
-// between two neighbours). The
+// The slots are cut into blocks of block_circles() (world_options::circles_per_block, or
+// chosen from the list alone: at least twice the distance in slots that 99 of 100 pairs stay
+// within, so that nearly every pair lies within a block or between two neighbours, and at
+// least 16384; where four such blocks fit, a multiple of four of about equal size). The
 // pairs, in list order (by first then second slot), fall into parts:
 //   - part(k): the pairs whose second circle lies in block k and whose first lies in block
 //     k or k - 1, in list order (so those reaching down into block k - 1 first);

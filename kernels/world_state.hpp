@@ -141,6 +141,8 @@ private:
     [[nodiscard]] float step_fall(float dt) const;
     [[nodiscard]] float step_reach(std::size_t i, float dt, float fall) const;
     [[nodiscard]] listing listing_needed(float dt);
+    bool find_leavers(std::size_t begin, std::size_t end, float dt, float fall,
+                      std::vector<std::uint32_t>& leavers) const;
     void list_contacts(float dt);
     void relist_leavers(float dt);
     void list_box_contacts();
@@ -233,6 +235,7 @@ private:
     // whose cell entries are out of date; cells_current_ is false from each full listing
     // until the next sort.
     std::vector<std::uint32_t> leavers_;
+    std::vector<std::vector<std::uint32_t>> leavers_of_block_; // listing_needed's, per block
     std::vector<std::uint8_t> is_leaver_;
     std::vector<circle_pair> new_pairs_, merged_pairs_, merged_box_contacts_;
     std::vector<std::uint8_t> changed_blocks_; // of pairs_, by first circle (pair_grouper)

@@ -193,5 +193,39 @@ TEST(particle_world, a_fast_circle_is_listed_before_it_meets_another) {
     EXPECT_LE(want.back(), -1.2F + 1e-5F); // held outside the static circle
 }
 
+// A world of more circles than one block of the look for leavers (which goes block by block
+// on the workers, tasks.hpp's items_per_task): every block's leavers are relisted. 40 000
+// circles at rest a little apart, without gravity, and one in 97 moving right fast enough to
+// leave its margin every few steps and to meet its neighbour: the steps relist only those. After
+// every step each pair in contact (by the pair finder) is listed once.
+TEST(particle_world, kept_lists_miss_no_contact_in_a_large_world) {
+    for (const int workers : {1, 3}) {
+        world_options options;
+        options.gravity_y = 0.0F;
+        options.pair_margin = 0.02F;
+        options.workers = workers;
+        particle_world world(options);
+        world.set_boxes(open_container(200, 220).view());
+        for (std::size_t i = 0; i < 40000; ++i) {
+            world.add_circle(
+                {0.5F + static_cast<float>(i % 200), 0.5F + static_cast<float>(i / 200), 0.3F},
+                1.0F, i % 97 == 0 ? 2.0F : 0.0F, 0.0F);
+        }
+        pair_finder finder;
+        std::size_t contacts = 0;
+        for (int s = 0; s < 30; ++s) {
+            world.step(1.0F / 60.0F);
+            const particles_view q = world.particles();
+            const std::span<const circle_pair> contact =
+                finder.find(circles_cview(q.x, q.y, q.radius, q.count));
+            contacts += contact.size();
+            ASSERT_TRUE(each_contact_listed_once(world.listed_pairs(), contact))
+                << workers << " workers, step " << s;
+        }
+        EXPECT_GT(contacts, 1000U); // the movers met their neighbours
+        EXPECT_GT(world.listings().partial, 10U);
+    }
+}
+
 } // namespace
 } // namespace simdcollide::testing

@@ -53,6 +53,31 @@ TEST_P(world_sweep_on_each_isa, circles_shot_at_walls_never_pass_through) {
     EXPECT_GT(stopped, 150U); // they did reach the wall
 }
 
+// In a world of more circles than one block of the look for the fastest (which goes block by
+// block on the workers), a fast circle above 40 000 still ones, so in the last slots, is shot
+// at a thin wall: on 1 and 3 workers it never passes through.
+TEST(world_sweep, a_fast_circle_among_many_still_ones_never_passes_through) {
+    for (const int workers : {1, 3}) {
+        particle_world world({.gravity_y = 0.0F, .workers = workers});
+        aabb_set boxes;
+        const aabb wall = aabb::from_min_max(230, -1e5F, 230.01F, 1e5F);
+        boxes.push_back(wall);
+        world.set_boxes(boxes.view());
+        for (std::size_t i = 0; i < 40000; ++i) {
+            world.add_circle(
+                {0.5F + static_cast<float>(i % 200), 0.5F + static_cast<float>(i / 200), 0.3F},
+                1.0F, 0.0F, 0.0F);
+        }
+        const std::size_t fast = world.add_circle({215, 210, 0.2F}, 1.0F, 1000.0F, 0.0F);
+        for (int s = 0; s < 10; ++s) {
+            world.step(dt);
+            const particles_view p = world.particles();
+            ASSERT_LT(p.x[fast], 230.0F) << workers << " workers, step " << s;
+        }
+        EXPECT_LE(world.particles().vx[fast], 0.0F); // it reached the wall
+    }
+}
+
 // Circles shot at a box's corner, and at a static circle, from every side: never inside.
 TEST_P(world_sweep_on_each_isa, circles_shot_at_corners_and_static_circles_never_pass_through) {
     std::mt19937 rng(29);

@@ -107,15 +107,15 @@
 //      the scaled weights in its records of the contacts).
 //
 // The schedule (kernels/world_schedule.hpp): the slots are cut into blocks of
-// world_options::circles_per_block slots, or by default of a power of two from 16 384 to
-// 65 536, chosen from the list when it is made afresh (twice the slot distance that 99 of
-// 100 pairs stay within). Part k holds, in list order, the pairs whose second circle is in
-// block k and whose first is in block k or k - 1; the far part the pairs that reach
-// further. The parts go: those of even blocks, those of odd blocks,
-// the far part. The parts of even (or of odd) blocks name disjoint circles, so the workers
-// (world_options::workers) take them side by side, and the order, and so the bits, do not
-// depend on the number of workers. Slots run row by row of cells, a pile's bottom first,
-// so a part takes its block upwards from the seam below it.
+// world_options::circles_per_block slots, or by default chosen from the list when it is
+// made afresh: at least twice the slot distance that 99 of 100 pairs stay within, and at
+// least 16 384; where four such blocks fit, a multiple of four blocks of about equal size
+// (whole multiples of 1 024 slots). Part k holds, in list order, the pairs whose second circle is
+// in block k and whose first is in block k or k - 1; the far part the pairs that reach further. The
+// parts go: those of even blocks, those of odd blocks, the far part. The parts of even (or of odd)
+// blocks name disjoint circles, so the workers (world_options::workers) take them side by side, and
+// the order, and so the bits, do not depend on the number of workers. Slots run row by row of
+// cells, a pile's bottom first, so a part takes its block upwards from the seam below it.
 //
 // Bands (world_options::circles_per_band, off by default): with one separation round and
 // one velocity pass, a substep can run its phases band by band, each band being
@@ -271,7 +271,7 @@ struct world_options {
     /// longer fits in the last level of cache (some 50 bytes a circle in a packed pile), and
     /// costs before (docs/performance.md). Any value is valid (0: always).
     std::size_t overlap_substeps_from = std::size_t{1} << 18;
-    /// 0 (the default: 16 384 to 65 536, chosen from the listed pairs), or a power of two
+    /// 0 (the default: 16 384 or more, chosen from the listed pairs), or a power of two
     /// from 1 024 to 2^20: slots in a block of the schedule (below), whose parts the workers
     /// take side by side in phases 3 and 6. Smaller blocks give the workers more parts
     /// (a pile of fewer circles than a block runs phases 3 and 6 on one worker); each seam
