@@ -187,10 +187,7 @@ void sort_into_cells_on_workers(circles_cview c, circle_cells& cells, const task
     const std::size_t blocks = (n + circles_per_task - 1) / circles_per_task;
     const std::size_t buckets = (count + cells_per_bucket - 1) / cells_per_bucket;
     cells.cell_of_circle.resize(n);
-    // at[block * buckets + bucket]: each block's counters apart from the others' (a cache
-    // line written by two workers would pass between their cores at every count).
-    std::vector<std::size_t>& at = cells.bucket_at;
-    at.assign(buckets * blocks, 0);
+    bucket_places at(cells.bucket_at, blocks, buckets);
     std::vector<std::vector<std::uint32_t>> large(blocks);
     const auto block_range = [&](std::size_t k) {
         return std::pair{k * circles_per_task, std::min(n, (k + 1) * circles_per_task)};
@@ -202,42 +199,33 @@ void sort_into_cells_on_workers(circles_cview c, circle_cells& cells, const task
             const auto cell = valid ? static_cast<std::uint32_t>(g.cell(c.x[i], c.y[i])) : nowhere;
             cells.cell_of_circle[i] = cell;
             if (valid) {
-                ++at[k * buckets + cell / cells_per_bucket];
+                ++at.at(k, cell / cells_per_bucket);
                 if (c.radius[i] > cells.grid.r_small) {
                     large[k].push_back(static_cast<std::uint32_t>(i));
                 }
             }
         }
     });
-    std::size_t placed = 0; // buckets in order, blocks in order within each
-    for (std::size_t b = 0; b < buckets; ++b) {
-        for (std::size_t k = 0; k < blocks; ++k) {
-            const std::size_t here = at[k * buckets + b];
-            at[k * buckets + b] = placed;
-            placed += here;
-        }
-    }
+    const std::size_t placed = at.place();
     cells.by_bucket.resize(placed);
     for_each_item(tasks, blocks, [&](std::size_t k) {
         const auto [first, last] = block_range(k);
         for (std::size_t i = first; i < last; ++i) {
             const std::uint32_t cell = cells.cell_of_circle[i];
             if (cell != nowhere) {
-                cells.by_bucket[at[k * buckets + cell / cells_per_bucket]++] =
+                cells.by_bucket[at.at(k, cell / cells_per_bucket)++] =
                     static_cast<std::uint32_t>(i);
             }
         }
     });
-    // Bucket b's circles now end where the last block's end in it.
-    const std::size_t* const bucket_end = at.data() + (blocks - 1) * buckets;
     cells.cell_start.resize(count + 1);
     cells.order.resize(placed);
     cells.x.resize(placed);
     cells.y.resize(placed);
     cells.radius.resize(placed);
     for_each_item(tasks, buckets, [&](std::size_t b) {
-        const std::size_t begin = b == 0 ? 0 : bucket_end[b - 1];
-        const std::size_t end = bucket_end[b];
+        const std::size_t begin = at.bucket_begin(b);
+        const std::size_t end = at.bucket_end(b);
         const std::size_t first_cell = b * cells_per_bucket;
         const std::size_t cells_here = std::min(count, first_cell + cells_per_bucket) - first_cell;
         std::vector<std::size_t> next(cells_here + 1, 0); // each cell's next free entry

@@ -285,38 +285,27 @@ std::span<const circle_pair> pair_finder::find_on_workers(circles_cview c, float
                          : among;
     };
 
-    // Each part's pairs by bucket: bucket_at_[k * buckets + b] counts part k's pairs in
-    // bucket b, then becomes where they go (each part's counters apart from the others': a
-    // cache line written by two workers would pass between their cores at every count).
+    // Each part's pairs by bucket of first circles, then each bucket counting-sorted by
+    // first circle into pairs_, then each group by second circle.
     constexpr std::size_t circles_per_bucket = 4096;
     const std::size_t buckets = (n + circles_per_bucket - 1) / circles_per_bucket;
-    bucket_at_.assign(buckets * all_parts, 0);
+    detail::bucket_places at(bucket_at_, all_parts, buckets);
     detail::for_each_item(tasks, all_parts, [&](std::size_t k) {
         for (const circle_pair q : part(k)) {
-            ++bucket_at_[k * buckets + q.a / circles_per_bucket];
+            ++at.at(k, q.a / circles_per_bucket);
         }
     });
-    std::size_t total = 0; // buckets in order, parts in order within each
-    for (std::size_t b = 0; b < buckets; ++b) {
-        for (std::size_t k = 0; k < all_parts; ++k) {
-            const std::size_t count = bucket_at_[k * buckets + b];
-            bucket_at_[k * buckets + b] = total;
-            total += count;
-        }
-    }
+    const std::size_t total = at.place();
     sorting_.resize(total);
     detail::for_each_item(tasks, all_parts, [&](std::size_t k) {
         for (const circle_pair q : part(k)) {
-            sorting_[bucket_at_[k * buckets + q.a / circles_per_bucket]++] = q;
+            sorting_[at.at(k, q.a / circles_per_bucket)++] = q;
         }
     });
-    // Now bucket b's pairs end where the last part's end in it; each bucket is
-    // counting-sorted by first circle into pairs_, then each group by second circle.
-    const std::size_t* const bucket_end = bucket_at_.data() + (all_parts - 1) * buckets;
     pairs_.resize(total);
     detail::for_each_item(tasks, buckets, [&](std::size_t b) {
-        const std::size_t begin = b == 0 ? 0 : bucket_end[b - 1];
-        const std::size_t end = bucket_end[b];
+        const std::size_t begin = at.bucket_begin(b);
+        const std::size_t end = at.bucket_end(b);
         const std::size_t first_circle = b * circles_per_bucket;
         const std::size_t circles = std::min(n, first_circle + circles_per_bucket) - first_circle;
         std::vector<std::size_t> fill(circles + 1, 0); // group i of the bucket starts at fill[i]

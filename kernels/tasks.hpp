@@ -111,4 +111,51 @@ std::size_t sum_over_blocks(const task_runner& tasks, std::size_t n, std::size_t
     return total;
 }
 
+/// Where the items of a counting sort on the workers go, in two rounds: items come in parts
+/// (blocks of circles, a search's lists), each part counts its items by bucket (at(k, b)),
+/// place() turns the counts into where each part's items go (buckets in order, parts in
+/// order within each), each part copies its items there (at(k, b)++), and then each bucket,
+/// [bucket_begin(b), bucket_end(b)), is sorted alone. The result is a one-thread sort's,
+/// item for item, however the parts are shared out. The counters live in `storage`, each
+/// part's apart from the others' (a cache line written by two workers would pass between
+/// their cores at every count).
+class bucket_places {
+public:
+    bucket_places(std::vector<std::size_t>& storage, std::size_t parts, std::size_t buckets)
+        : at_(storage), parts_(parts), buckets_(buckets) {
+        at_.assign(parts * buckets, 0);
+    }
+
+    [[nodiscard]] std::size_t& at(std::size_t part, std::size_t bucket) noexcept {
+        return at_[part * buckets_ + bucket];
+    }
+
+    /// The counts become the places; returns how many items there are.
+    std::size_t place() noexcept {
+        std::size_t total = 0;
+        for (std::size_t b = 0; b < buckets_; ++b) {
+            for (std::size_t k = 0; k < parts_; ++k) {
+                const std::size_t count = at(k, b);
+                at(k, b) = total;
+                total += count;
+            }
+        }
+        return total;
+    }
+
+    /// Once every part has copied its items: bucket b's, which end where the last part's
+    /// end in it.
+    [[nodiscard]] std::size_t bucket_begin(std::size_t b) const noexcept {
+        return b == 0 ? 0 : bucket_end(b - 1);
+    }
+    [[nodiscard]] std::size_t bucket_end(std::size_t b) const noexcept {
+        return at_[(parts_ - 1) * buckets_ + b];
+    }
+
+private:
+    std::vector<std::size_t>& at_;
+    std::size_t parts_;
+    std::size_t buckets_;
+};
+
 } // namespace simdcollide::detail
