@@ -13,12 +13,12 @@
 
 namespace simdcollide::bench::autovec {
 // minmax.inl first: the others use it.
-#include "reference/minmax.inl"
-#include "reference/weights.inl"
+#include "pairwise/reference/minmax.inl"
+#include "pairwise/reference/weights.inl"
 
-#include "reference/circle_aabb.inl"
-#include "reference/circle_circle.inl"
-#include "reference/response.inl"
+#include "pairwise/reference/circle_aabb.inl"
+#include "pairwise/reference/circle_circle.inl"
+#include "pairwise/reference/response.inl"
 } // namespace simdcollide::bench::autovec
 
 namespace simdcollide::bench {

@@ -1,8 +1,8 @@
 // Shared by the benchmark files: the scenes, the implementations to compare, and naming.
 #pragma once
 
-#include "kernel_table.hpp"
 #include "native_loops.hpp"
+#include "pairwise/kernel_table.hpp"
 
 #include <simdcollide/simdcollide.hpp>
 

@@ -36,9 +36,9 @@
 // sets the cap to m simulated minutes, and when set, a saved pile that has not settled
 // settles on from where it was saved, for up to m more (settled(), below).
 #include "bench_support.hpp"
-#include "circle_grid.hpp"
+#include "broad_phase/circle_grid.hpp"
 #include "scenes/scenes.hpp"
-#include "world_state.hpp"
+#include "world/world_state.hpp"
 
 #include <simdcollide/world.hpp>
 

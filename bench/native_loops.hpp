@@ -3,7 +3,7 @@
 // the standard library gets a -march=native copy that the linker could keep for everyone.
 #pragma once
 
-#include "kernel_table.hpp"
+#include "pairwise/kernel_table.hpp"
 
 namespace simdcollide::bench {
 

@@ -2,7 +2,7 @@
 // comparison, and the list of instruction sets to run every SIMD test on.
 #pragma once
 
-#include "kernel_table.hpp"
+#include "pairwise/kernel_table.hpp"
 
 #include <simdcollide/simdcollide.hpp>
 

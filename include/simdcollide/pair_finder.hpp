@@ -56,7 +56,7 @@ struct circle_grid {
     bool empty = true; ///< no circle with a finite centre and radius
 };
 
-/// Circles counting-sorted into the cells of a grid (kernels/circle_grid.hpp): what
+/// Circles counting-sorted into the cells of a grid (kernels/broad_phase/circle_grid.hpp): what
 /// pair_finder searches, and what the particle world keeps to list a few circles again.
 struct circle_cells {
     static constexpr std::uint32_t nowhere = 0xFFFFFFFFU; ///< the cell of a non-finite circle
@@ -72,7 +72,7 @@ struct circle_cells {
 };
 
 /// Circles whose values changed after a sort into circle_cells (the world's circles listed
-/// again since that sort): kernels/circle_grid.hpp's for_each_near skips their sorted
+/// again since that sort): kernels/broad_phase/circle_grid.hpp's for_each_near skips their sorted
 /// entries and finds them here instead, with their values now. Those no larger than the
 /// grid's r_small are kept by the cell of that grid their centre is in now, so that they
 /// are found by cell as the sorted entries are; larger ones are tested one by one.

@@ -106,7 +106,7 @@
 //      component along gravity, and W is the sum of the weights so scaled (phase 3 keeps
 //      the scaled weights in its records of the contacts).
 //
-// The schedule (kernels/world_schedule.hpp): the slots are cut into blocks of
+// The schedule (kernels/world/world_schedule.hpp): the slots are cut into blocks of
 // world_options::circles_per_block slots, or by default chosen from the list when it is
 // made afresh: at least twice the slot distance that 99 of 100 pairs stay within, and at
 // least 16 384; where four such blocks fit, a multiple of four blocks of about equal size
@@ -424,7 +424,7 @@ private:
     std::size_t remove_marked(std::span<const std::uint8_t> doomed);
 
     // Everything else: the circles in their slots, the lists, the schedule, the workers
-    // (kernels/world_state.hpp).
+    // (kernels/world/world_state.hpp).
     std::unique_ptr<detail::world_state> state_;
 };
 

@@ -11,8 +11,8 @@
 // Build (clang): cmake -DCMAKE_CXX_COMPILER=clang++ -DSIMDCOLLIDE_BUILD_FUZZERS=ON ...
 // Run: simdcollide_fuzz_kernels -max_total_time=60 (docs/testing.md, "Fuzzing").
 #include "fuzz_reader.hpp"
-#include "kernel_table.hpp"
-#include "pair_list.hpp"
+#include "pairwise/kernel_table.hpp"
+#include "pairwise/pair_list.hpp"
 
 #include <simdcollide/simdcollide.hpp>
 

@@ -1,6 +1,0 @@
-// The avx2 kernels: explicit instantiations only, compiled with -mavx2 and nothing else.
-// Nothing else may live here (see kernels/simd/block_loop.hpp).
-#include "simd/table.hpp"
-
-template const simdcollide::detail::kernel_table&
-simdcollide::detail::simd_table<xsimd::avx2>() noexcept;

@@ -1,0 +1,6 @@
+// The avx512 kernels: explicit instantiations only, compiled with -mavx512f -mavx512vl and
+// nothing else. Nothing else may live here (see kernels/pairwise/simd/block_loop.hpp).
+#include "pairwise/simd/table.hpp"
+
+template const simdcollide::detail::kernel_table&
+simdcollide::detail::simd_table<xsimd::avx512f>() noexcept;

@@ -1,0 +1,53 @@
+// The pair-list kernels without their argument checks: the public calls run them after
+// checking, and the particle world, whose pairs come from pair_finder and are valid by
+// construction, runs them directly (the checks cost a pass over the list per call, three
+// calls per substep).
+#pragma once
+
+#include "pairwise/kernel_table.hpp"
+
+#include <simdcollide/circle_circle.hpp>
+#include <simdcollide/pair_groups.hpp>
+#include <simdcollide/soa.hpp>
+
+#include <cstddef>
+#include <span>
+
+namespace simdcollide::detail {
+
+/// contact(circles, pairs, out, workspace) on table `t`, unchecked: every index must be
+/// below circles.count, and out.count == pairs.size().
+std::size_t contact_unchecked(const kernel_table& t, circles_cview circles,
+                              std::span<const circle_pair> pairs, contacts_view out,
+                              separation_workspace& workspace);
+
+/// separate(circles, pairs, mode, workspace) on table `t`, unchecked: every index must be
+/// below circles.count, and a != b in every pair.
+std::size_t separate_unchecked(const kernel_table& t, particles_view circles,
+                               std::span<const circle_pair> pairs, separation_weighting mode,
+                               separation_workspace& workspace);
+
+/// The world's phase 3 (kernel_table.hpp, world_kernels_table::separate_in_order) on table
+/// `t`, unchecked: every index below circles.count, a != b, groups as pair_groups makes them.
+/// `record`: null, or where the first round records the pairs in contact for phase 6 (room
+/// for every pair); returns how many it recorded. `hold`: null, or the hold to apply after
+/// the rounds.
+std::size_t separate_in_order_unchecked(const kernel_table& t, particles_view circles,
+                                        const pair_groups& groups, separation_weighting mode,
+                                        int rounds, const touch_recording* record,
+                                        const move_hold* hold, separation_workspace& workspace);
+
+/// Phase 6 for circle pairs alone (kernel_table.hpp, world_kernels_table::respond_pairs) on
+/// table `t`, unchecked: every index below circles.count, a != b. The world runs it inside
+/// gain_and_respond_unchecked; the fuzzer calls this one.
+void respond_unchecked(const kernel_table& t, particles_view circles,
+                       std::span<const world_touch> touches, float friction,
+                       separation_workspace& workspace);
+
+/// The world's phases 5 and 6 in a single velocity pass (kernel_table.hpp,
+/// world_kernels_table::gain_and_respond) on table `t`, unchecked: every index below
+/// circles.count, a != b in each pair touch.
+void gain_and_respond_unchecked(const kernel_table& t, particles_view circles,
+                                const velocity_update& u, separation_workspace& workspace);
+
+} // namespace simdcollide::detail

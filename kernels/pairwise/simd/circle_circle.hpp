@@ -1,0 +1,451 @@
+// Circle against circle, W pairs at a time: the reference (kernels/pairwise/reference/
+// circle_circle.inl) line for line, each `if` computed both ways and picked per lane.
+#pragma once
+
+#include "pairwise/pair_corrections.hpp"
+#include "pairwise/simd/block_loop.hpp"
+#include "pairwise/simd/records.hpp"
+
+#include <simdcollide/circle_circle.hpp>
+#include <simdcollide/soa.hpp>
+#include <simdcollide/world.hpp>
+
+#include "pairwise/world_records.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace simdcollide::simd {
+
+template <class Arch>
+struct circle_circle {
+    using F = floats<Arch>;
+    using M = lanes<Arch>;
+    static constexpr std::size_t width = F::size;
+
+    // The contact the pair would have; lanes with hit false are zeroed by contact() and
+    // left alone by separation.
+    struct contact_result {
+        M hit;
+        F normal_x;
+        F normal_y;
+        F depth;
+        F point_x;
+        F point_y;
+    };
+
+    // The part of a contact that goes through the divider: the offset between the centres,
+    // its squared length, the distance and its inverse. Apart from contact_from so that a
+    // loop can work this out one block ahead (for_each_block_pipelined).
+    struct centre_distance {
+        F dx;
+        F dy;
+        F d2;
+        F dist;
+        F inverse_dist;
+    };
+    [[gnu::always_inline]] static centre_distance centre_distance_of(const F& ax, const F& ay,
+                                                                     const F& bx, const F& by) {
+        centre_distance d;
+        d.dx = bx - ax;
+        d.dy = by - ay;
+        d.d2 = d.dx * d.dx + d.dy * d.dy;
+        d.dist = square_root<Arch>(d.d2);
+        d.inverse_dist = divide<Arch>(F(1.0F), d.dist);
+        return d;
+    }
+
+    // behaviour.md 1 and 2 (reference circle_contact_of), from the centres' distance d.
+    [[gnu::always_inline]] static contact_result
+    contact_from(const centre_distance& d, const F& ax, const F& ay, const F& ar, const F& br) {
+        const F reach = ar + br;
+        contact_result c;
+        c.hit = d.d2 < reach * reach;
+        const M coincident = d.d2 == F(0.0F);
+        c.normal_x = pick<Arch>(coincident, F(1.0F), d.dx * d.inverse_dist);
+        c.normal_y =
+            zero_where<Arch>(coincident, d.dy * d.inverse_dist); // pick(coincident, +0, ...)
+        c.depth = reach - d.dist;
+        const F along = ar - c.depth * F(0.5F);
+        c.point_x = ax + c.normal_x * along;
+        c.point_y = ay + c.normal_y * along;
+        return c;
+    }
+
+    // behaviour.md 1 and 2 for one block. Always inlined: the world's phase 3 calls it once for a
+    // block's separation and its touches (simd/world_separation.hpp), and GCC called it out of line
+    // there.
+    [[gnu::always_inline]] static contact_result contact_of(const F& ax, const F& ay, const F& ar,
+                                                            const F& bx, const F& by, const F& br) {
+        return contact_from(centre_distance_of(ax, ay, bx, by), ax, ay, ar, br);
+    }
+
+    struct separation_result {
+        M moves_a;
+        M moves_b;
+        F a_dx;
+        F a_dy;
+        F b_dx;
+        F b_dy;
+    };
+
+    // behaviour.md 3 (reference separation_weights_of and separation_of). The mode is a template
+    // argument so that each loop has one copy per mode (with_mode) and no branch per block.
+    template <separation_weighting mode>
+    static separation_result separation_of(const F& ax, const F& ay, const F& ar, const F& aw,
+                                           const F& bx, const F& by, const F& br, const F& bw) {
+        return separation_from<mode>(contact_of(ax, ay, ar, bx, by, br), ar, aw, br, bw);
+    }
+
+    // separation_of for the pair's contact c, worked out already (the world's phase 3
+    // records it for phase 6 too). Not forced inline: forced, the aligned separate took a
+    // third longer (circle_circle/separate/avx2/4096 6.1-6.2 us against 4.3-4.6, alternating
+    // runs on an Intel Xeon), and the world's step gained nothing from it.
+    template <separation_weighting mode>
+    static separation_result separation_from(const contact_result& c, const F& ar, const F& aw,
+                                             const F& br, const F& bw) {
+        F wa = aw;
+        F wb = bw;
+        if constexpr (mode == separation_weighting::equal) {
+            wa = F(1.0F);
+            wb = F(1.0F);
+        } else if constexpr (mode == separation_weighting::by_radius) {
+            wa = br;
+            wb = ar;
+        }
+        const F zero(0.0F);
+        wa = zero_where<Arch>(aw == zero, wa);
+        wb = zero_where<Arch>(bw == zero, wb);
+        F scaled_a = wa;
+        F scaled_b = wb;
+        scale_weights<Arch>(scaled_a, scaled_b);
+        const F total = scaled_a + scaled_b;
+        const M moved = both<Arch>(c.hit, total > zero);
+        const F share = divide<Arch>(c.depth, total);
+        const F move_a = share * scaled_a;
+        const F move_b = share * scaled_b;
+        return {
+            both<Arch>(moved, wa > zero),
+            both<Arch>(moved, wb > zero),
+            negate<Arch>(c.normal_x * move_a),
+            negate<Arch>(c.normal_y * move_a),
+            c.normal_x * move_b,
+            c.normal_y * move_b,
+        };
+    }
+
+    // body(std::integral_constant<separation_weighting, mode>{}) for the run-time mode.
+    template <class Body>
+    static decltype(auto) with_mode(separation_weighting mode, Body body) {
+        using enum separation_weighting;
+        switch (mode) {
+        case equal:
+            return body(std::integral_constant<separation_weighting, equal>{});
+        case by_radius:
+            return body(std::integral_constant<separation_weighting, by_radius>{});
+        case inverse_mass:
+            break;
+        }
+        return body(std::integral_constant<separation_weighting, inverse_mass>{});
+    }
+
+    static void distance_squared(circles_cview a, circles_cview b, float* out) {
+        for_each_block_storing<Arch>(out, a.count, [=](const auto& block) {
+            const F dx = block.load(b.x) - block.load(a.x);
+            const F dy = block.load(b.y) - block.load(a.y);
+            block.store(out, dx * dx + dy * dy);
+        });
+    }
+
+    // contact_of(...).hit alone.
+    static std::size_t overlap(circles_cview a, circles_cview b, std::uint8_t* mask) {
+        return for_each_block_storing<Arch>(a.x, a.count, [=](const auto& block) {
+            const F dx = block.load(b.x) - block.load(a.x);
+            const F dy = block.load(b.y) - block.load(a.y);
+            const F reach = block.load(a.radius) + block.load(b.radius);
+            const M hit = dx * dx + dy * dy < reach * reach;
+            if (mask != nullptr) {
+                block.store_mask(mask, hit);
+            }
+            return hit;
+        });
+    }
+
+    // The early part of the pipelined loops (for_each_block_pipelined): a block's centre
+    // distances, a[i] against b[i].
+    template <class A, class B>
+    static auto centre_distances(A a, B b) {
+        return [=](const auto& block) __attribute__((always_inline)) {
+            return centre_distance_of(block.load(a.x), block.load(a.y), block.load(b.x),
+                                      block.load(b.y));
+        };
+    }
+
+    // In cache, the centres' distances one block ahead (for_each_block_pipelined, which has
+    // the measurements); past the caches, memory bounds the loop and it prefetches instead.
+    static std::size_t contact(circles_cview a, circles_cview b, contacts_view out) {
+        const auto touch = [=](const auto& block) {
+            const contact_result k =
+                contact_of(block.load(a.x), block.load(a.y), block.load(a.radius), block.load(b.x),
+                           block.load(b.y), block.load(b.radius));
+            store_contact<Arch>(block, out, k);
+            return k.hit;
+        };
+        if (a.count < streams_from) {
+            return for_each_block_pipelined<Arch>(
+                out.normal_x, a.count, centre_distances(a, b),
+                [=](const auto& block, const centre_distance& d) __attribute__((always_inline)) {
+                    const contact_result k =
+                        contact_from(d, block.load(a.x), block.load(a.y), block.load(a.radius),
+                                     block.load(b.radius));
+                    store_contact<Arch>(block, out, k);
+                    return k.hit;
+                });
+        }
+        return for_each_block_storing<Arch>(out.normal_x, a.count, [=](const auto& block) {
+            prefetch_ahead<Arch>(block.first, a.count, a.x, a.y, a.radius, b.x, b.y, b.radius);
+            prefetch_ahead_for_stores<Arch>(block.first, a.count, out.normal_x, out.normal_y,
+                                            out.depth, out.point_x, out.point_y);
+            return touch(block);
+        });
+    }
+
+    // The centres' distances one block ahead (for_each_block_pipelined), as in contact; the
+    // share's division stays in late. Measured as there: 4096 pairs with AVX2 2.36-2.44 ->
+    // 2.28-2.32 us, with SSE2 6.10-6.26 -> 5.45-5.72, with AVX-512 1.21-1.22 -> 1.05-1.07.
+    static std::size_t separate(particles_view a, particles_view b, separation_weighting mode) {
+        return with_mode(mode, [=](auto weighting) {
+            return for_each_block_pipelined<Arch>(
+                a.x, a.count, centre_distances(a, b),
+                [=](const auto& block, const centre_distance& d) __attribute__((always_inline)) {
+                    const F ax = block.load(a.x);
+                    const F ay = block.load(a.y);
+                    const F bx = block.load(b.x);
+                    const F by = block.load(b.y);
+                    const F ar = block.load(a.radius);
+                    const F br = block.load(b.radius);
+                    const separation_result s = separation_from<weighting()>(
+                        contact_from(d, ax, ay, ar, br), ar, block.load(a.inverse_mass), br,
+                        block.load(b.inverse_mass));
+                    block.store(a.x, pick<Arch>(s.moves_a, ax + s.a_dx, ax));
+                    block.store(a.y, pick<Arch>(s.moves_a, ay + s.a_dy, ay));
+                    block.store(b.x, pick<Arch>(s.moves_b, bx + s.b_dx, bx));
+                    block.store(b.y, pick<Arch>(s.moves_b, by + s.b_dy, by));
+                    return either<Arch>(s.moves_a, s.moves_b);
+                });
+        });
+    }
+
+    // Every circle as one record (x, y, radius, inverse mass, or radius again when there is
+    // no mass) at bodies + 4 i, so that gathering a circle is one load.
+    static void pack(const float* x, const float* y, const float* radius, const float* mass,
+                     std::size_t count, float* bodies) {
+        for_each_block_storing<Arch>(x, count, [=](const auto& block) {
+            records<Arch>::store_run(bodies, block.first,
+                                     {block.load(x), block.load(y), block.load(radius),
+                                      block.load(mass == nullptr ? radius : mass)},
+                                     lanes_in(block));
+        });
+    }
+
+    // W pairs of a pair list, read where they lie (records::load), and how many are real.
+    // Lanes past `count` hold copies of the list's first pair; their results are dropped.
+    struct pair_block {
+        const circle_pair* pairs;
+        std::size_t count;
+        [[nodiscard]] auto first() const {
+            return [p = pairs](std::size_t j) { return p[j].a; };
+        }
+        [[nodiscard]] auto second() const {
+            return [p = pairs](std::size_t j) { return p[j].b; };
+        }
+    };
+
+    // body(one, two, first) for pair blocks of 2 W pairs at a time from element `first`:
+    // two blocks per round, because each block's square root and divisions are one long chain
+    // of latency, and two independent chains keep the divider busy (measured: 1.4x). The
+    // last round's pairs are copied into a buffer padded with the first pair; its second
+    // block may have no real pairs.
+    // Never inlined (GCC called it out of line from the pair-list kernels anyway; inlined
+    // into the pair-list separation, circle_circle/separate_pairs/avx2/4096 took 45.1-46.7
+    // us against 39.0-39.9, alternating runs on an Intel Xeon).
+    template <class Body>
+    [[gnu::noinline]] static void for_each_pair_round(const circle_pair* pairs,
+                                                      std::size_t pair_count, Body&& body) {
+        for_each_pair_round_inlined(pairs, pair_count, std::forward<Body>(body));
+    }
+
+    // for_each_pair_round, always inlined into its caller: the world's phase 3
+    // (simd/world_separation.hpp). There GCC called the loop out of line, and the
+    // 10 000-circle step took about 5% longer (965-981 against 921-931 us, the same runs).
+    template <class Body>
+    [[gnu::always_inline]] static void
+    for_each_pair_round_inlined(const circle_pair* pairs, std::size_t pair_count, Body&& body) {
+        std::size_t first = 0;
+        for (; pair_count - first >= 2 * width; first += 2 * width) {
+            body(pair_block{pairs + first, width}, pair_block{pairs + first + width, width}, first);
+        }
+        if (first < pair_count) {
+            const std::size_t left = pair_count - first;
+            circle_pair padded[2 * width];
+            for (std::size_t j = 0; j < 2 * width; ++j) {
+                padded[j] = pairs[j < left ? first + j : 0];
+            }
+            body(pair_block{padded, left < width ? left : width},
+                 pair_block{padded + width, left > width ? left - width : 0}, first);
+        }
+    }
+
+    // A block's corrections of a and of b as sums records (dx, dy, count, 0): zero where
+    // the pair does not move that circle.
+    struct block_corrections {
+        typename records<Arch>::fields a;
+        typename records<Arch>::fields b;
+    };
+    template <separation_weighting mode>
+    static block_corrections corrections_of(const pair_block& p, const float* bodies) {
+        using R = records<Arch>;
+        const typename R::fields a = R::load_inlined(bodies, p.first());
+        const typename R::fields b = R::load_inlined(bodies, p.second());
+        const separation_result s =
+            separation_of<mode>(a.f0, a.f1, a.f2, a.f3, b.f0, b.f1, b.f2, b.f3);
+        const F zero(0.0F);
+        const F one(1.0F);
+        return {{zero_unless<Arch>(s.moves_a, s.a_dx), zero_unless<Arch>(s.moves_a, s.a_dy),
+                 zero_unless<Arch>(s.moves_a, one), zero},
+                {zero_unless<Arch>(s.moves_b, s.b_dx), zero_unless<Arch>(s.moves_b, s.b_dy),
+                 zero_unless<Arch>(s.moves_b, one), zero}};
+    }
+
+    // Pair list. First each circle is packed as one record (x, y, radius, inverse mass) in
+    // the workspace, so that gathering a circle is one load; then W pairs at a time: both
+    // circles gathered, the corrections computed as vectors, and added to the sums records in
+    // pair order, a before b, as the reference does. A lane that does not move its circle
+    // adds +0 to each sum, which changes no bits: the sums start at +0 and so are never -0.
+    static void pair_corrections(particles_view c, const circle_pair* pairs, std::size_t pair_count,
+                                 separation_weighting mode, const detail::pair_corrections& sums) {
+        float* const bodies = sums.bodies;
+        pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
+        with_mode(mode, [=](auto weighting) {
+            for_each_pair_round(
+                pairs, pair_count, [=](const pair_block& one, const pair_block& two, std::size_t) {
+                    const block_corrections one_moves = corrections_of<weighting()>(one, bodies);
+                    const block_corrections two_moves = corrections_of<weighting()>(two, bodies);
+                    add_corrections(sums, one, one_moves);
+                    add_corrections(sums, two, two_moves);
+                });
+        });
+    }
+
+    static void add_corrections(const detail::pair_corrections& sums, const pair_block& q,
+                                const block_corrections& moves) {
+        records<Arch>::add_in_order(sums.sums, q.first(), moves.a, q.second(), moves.b, q.count);
+    }
+
+    // Pair list contacts: the circles packed, then W pairs at a time gathered and stored to
+    // out as contact() stores aligned pairs. Two blocks per round, as in pair_corrections.
+    static std::size_t pair_contact(circles_cview c, const circle_pair* pairs,
+                                    std::size_t pair_count, contacts_view out, float* scratch) {
+        using R = records<Arch>;
+        pack(c.x, c.y, c.radius, nullptr, c.count, scratch);
+        const auto contacts_of = [=](const pair_block& p) {
+            const typename R::fields a = R::load(scratch, p.first());
+            const typename R::fields b = R::load(scratch, p.second());
+            return contact_of(a.f0, a.f1, a.f2, b.f0, b.f1, b.f2);
+        };
+        lane_counter<Arch> hits;
+        for_each_pair_round(pairs, pair_count,
+                            [&](const pair_block& one, const pair_block& two, std::size_t first) {
+                                const contact_result one_contacts = contacts_of(one);
+                                const contact_result two_contacts = contacts_of(two);
+                                store_pair_block(one, first, out, one_contacts, hits);
+                                if (two.count > 0) {
+                                    store_pair_block(two, first + width, out, two_contacts, hits);
+                                }
+                            });
+        return hits.total();
+    }
+
+#if defined(__x86_64__)
+    // AVX: a whole block's world_touch records by an 8 x 8 transpose of the indices (as
+    // float bits) and the six fields, one aligned 32-byte store per lane, each lane at the
+    // current end of the output, which advances past lanes in contact. The indices come in
+    // as the pairs themselves, (a, b) already side by side: the transpose's first step for
+    // them is two lane swaps.
+    // With `swapped`, each record's indices are the pair's the other way round (b, a): the
+    // world's box touches, listed as (circle, box) and recorded as (box, circle).
+    template <bool swapped = false>
+    [[gnu::always_inline]] static void
+    write_transposed(const pair_block& q, const F (&field)[6], std::uint32_t in_contact,
+                     detail::world_touch* touches, std::size_t& count) {
+        static_assert(sizeof(detail::world_touch) == 32 && alignof(detail::world_touch) == 32);
+        static_assert(sizeof(circle_pair) == 8 && offsetof(circle_pair, b) == 4);
+        using wide = typename F::register_type;
+        const auto* pair_bits = reinterpret_cast<const float*>(q.pairs); // bits, never math
+        wide pairs_low = F::load_unaligned(pair_bits);                   // a b of lanes 0 1 | 2 3
+        wide pairs_high = F::load_unaligned(pair_bits + width);          // lanes 4 5 | 6 7
+        if constexpr (swapped) {                                         // b a of each lane
+            pairs_low = _mm256_permute_ps(pairs_low, 0xB1);
+            pairs_high = _mm256_permute_ps(pairs_high, 0xB1);
+        }
+        const auto row = [&](std::size_t r) -> wide { return field[r - 2]; }; // rows 2 to 7
+        // u[j], u[j + 4]: rows 0 to 3, then 4 to 7, of lanes j | j + 4. Rows 0 to 3 as
+        // records::transpose_in_lanes does it, but for its first step on the indices: a b a b of
+        // lanes 0 1 | 4 5, and of lanes 2 3 | 6 7.
+        wide u[8];
+        const wide t0 = _mm256_permute2f128_ps(pairs_low, pairs_high, 0x20);
+        const wide t1 = _mm256_permute2f128_ps(pairs_low, pairs_high, 0x31);
+        const wide t2 = _mm256_unpacklo_ps(row(2), row(3));
+        const wide t3 = _mm256_unpackhi_ps(row(2), row(3));
+        u[0] = _mm256_shuffle_ps(t0, t2, 0x44);
+        u[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+        u[2] = _mm256_shuffle_ps(t1, t3, 0x44);
+        u[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+        const typename records<Arch>::fields high =
+            records<Arch>::transpose_in_lanes(row(4), row(5), row(6), row(7));
+        u[4] = high.f0;
+        u[5] = high.f1;
+        u[6] = high.f2;
+        u[7] = high.f3;
+        for (std::size_t j = 0; j < width; ++j) {
+            const wide record = j < 4 ? _mm256_permute2f128_ps(u[j], u[j + 4], 0x20)
+                                      : _mm256_permute2f128_ps(u[j - 4], u[j], 0x31);
+            // An intrinsic store: it may alias anything, the record's fields included.
+            _mm256_store_ps(reinterpret_cast<float*>(touches + count), record);
+            count += (in_contact >> j) & 1U;
+        }
+    }
+#endif
+
+    static void store_pair_block(const pair_block& p, std::size_t first, const contacts_view& out,
+                                 const contact_result& k, lane_counter<Arch>& hits) {
+        if (p.count == width) {
+            const full_block<Arch> block{first};
+            store_contact<Arch>(block, out, k);
+            hits.add(block, k.hit);
+        } else {
+            const tail_block<Arch> block{first, p.count};
+            store_contact<Arch>(block, out, k);
+            hits.add(block, k.hit);
+        }
+    }
+
+    // The reference's apply step (detail::apply_pair_corrections), W circles at a time:
+    // x += sum_x / count where count > 0.
+    static std::size_t apply_corrections(const detail::pair_corrections& sums, particles_view c) {
+        using R = records<Arch>;
+        return for_each_block_storing<Arch>(c.x, c.count, [=](const auto& block) {
+            const typename R::fields s = R::load_run(sums.sums, block);
+            const M moved = s.f2 > F(0.0F);
+            const F x = block.load(c.x);
+            const F y = block.load(c.y);
+            block.store(c.x, pick<Arch>(moved, x + divide<Arch>(s.f0, s.f2), x));
+            block.store(c.y, pick<Arch>(moved, y + divide<Arch>(s.f1, s.f2), y));
+            return moved;
+        });
+    }
+};
+
+} // namespace simdcollide::simd

@@ -1,0 +1,132 @@
+// The world's own pool of workers (worker_pool.hpp).
+#include "runtime/worker_pool.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <system_error>
+
+namespace simdcollide::detail {
+
+namespace {
+
+// A pause in a spin loop: tells the core that this thread waits, so its sibling runs.
+inline void pause() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
+// How long a worker spins for the next task before it sleeps: a step's tasks follow each
+// other within microseconds, and waking a sleeping thread takes tens of them.
+constexpr auto spin_for = std::chrono::microseconds(200);
+
+} // namespace
+
+worker_pool::worker_pool(std::size_t workers)
+    // More workers than cores: a spinning thread would hold a core that another needs.
+    : yield_(workers > std::max(1U, std::thread::hardware_concurrency())) {
+    threads_.reserve(workers > 1 ? workers - 1 : 0);
+    try {
+        for (std::size_t w = 1; w < workers; ++w) {
+            threads_.emplace_back([this, w] { work(static_cast<std::uint32_t>(w)); });
+        }
+    } catch (...) {
+        stop();
+        throw;
+    }
+}
+
+worker_pool::~worker_pool() {
+    stop();
+}
+
+void worker_pool::stop() noexcept {
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        stopping_.store(true, std::memory_order_relaxed);
+        generation_.fetch_add(1, std::memory_order_release);
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) {
+        t.join();
+    }
+}
+
+task_callbacks worker_pool::callbacks() noexcept {
+    return {&worker_pool::enqueue, nullptr, this};
+}
+
+void* worker_pool::enqueue(task_function* task, std::size_t item_count, std::size_t min_range,
+                           void* task_context, void* user_context) {
+    static_cast<worker_pool*>(user_context)->run(task, item_count, min_range, task_context);
+    return nullptr;
+}
+
+void worker_pool::run(task_function* task, std::size_t item_count, std::size_t min_range,
+                      void* task_context) {
+    const std::lock_guard<std::mutex> one_at_a_time(run_mutex_);
+    task_ = task;
+    item_count_ = item_count;
+    min_range_ = min_range > 0 ? min_range : 1;
+    task_context_ = task_context;
+    next_.store(0, std::memory_order_relaxed);
+    busy_.store(threads_.size(), std::memory_order_relaxed);
+    {
+        // Under the mutex, so that a worker that found no new task and is about to sleep
+        // either sees the new generation or is woken by the notify below.
+        const std::lock_guard<std::mutex> lock(mutex_);
+        generation_.fetch_add(1, std::memory_order_release);
+    }
+    wake_.notify_all();
+    take(0);
+    // The others finish their last range at about the same time as this thread.
+    while (busy_.load(std::memory_order_acquire) != 0) {
+        wait_a_little();
+    }
+}
+
+void worker_pool::wait_a_little() const noexcept {
+    if (yield_) {
+        std::this_thread::yield();
+    } else {
+        pause();
+    }
+}
+
+void worker_pool::take(std::uint32_t worker) {
+    for (;;) {
+        const std::size_t begin = next_.fetch_add(min_range_, std::memory_order_relaxed);
+        if (begin >= item_count_) {
+            return;
+        }
+        const std::size_t end = item_count_ - begin < min_range_ ? item_count_ : begin + min_range_;
+        task_(begin, end, worker, task_context_);
+    }
+}
+
+void worker_pool::work(std::uint32_t worker) {
+    std::uint64_t seen = 0;
+    for (;;) {
+        const auto spin_until = std::chrono::steady_clock::now() + spin_for;
+        std::uint64_t now = generation_.load(std::memory_order_acquire);
+        for (unsigned spins = 0; now == seen; ++spins) {
+            if ((spins & 63U) == 63U && std::chrono::steady_clock::now() > spin_until) {
+                std::unique_lock<std::mutex> lock(mutex_);
+                wake_.wait(lock,
+                           [&] { return generation_.load(std::memory_order_acquire) != seen; });
+            }
+            wait_a_little();
+            now = generation_.load(std::memory_order_acquire);
+        }
+        seen = now;
+        if (stopping_.load(std::memory_order_relaxed)) {
+            return;
+        }
+        take(worker);
+        busy_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+}
+
+} // namespace simdcollide::detail

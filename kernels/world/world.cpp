@@ -1,0 +1,273 @@
+// The particle world: its options, and the step, stage by stage (see world.hpp and
+// docs/architecture.md). Each stage lives in a file of its own: world_circles.cpp,
+// world_slots.cpp, world_lists.cpp, world_substep.cpp, world_sweep.cpp, world_kinematic.cpp,
+// world_bands.cpp.
+#include "world/world_state.hpp"
+
+#include "pairwise/kernel_table.hpp"
+#include "runtime/tasks.hpp"
+#include "runtime/worker_pool.hpp"
+#include "world/world_errors.hpp"
+#include "world/world_schedule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace simdcollide {
+
+using detail::number;
+using detail::refuse;
+
+detail::world_state::world_state(world_options options) : options_(options) {
+    for (const auto& [name, rounds] :
+         {std::pair{"substeps", options.substeps},
+          std::pair{"velocity_iterations", options.velocity_iterations},
+          std::pair{"separation_iterations", options.separation_iterations}}) {
+        if (rounds < 1 || rounds > world_options::max_rounds) {
+            refuse(std::string(name) + " is " + std::to_string(rounds) + ", must be from 1 to " +
+                   std::to_string(world_options::max_rounds));
+        }
+    }
+    if (options.circles_per_band % 16 != 0 || options.circles_per_band > (std::size_t{1} << 30)) {
+        refuse("circles_per_band is " + std::to_string(options.circles_per_band) +
+               ", must be 0 or a multiple of 16 up to 2^30");
+    }
+    if (!(options.restitution >= 0.0F && options.restitution <= 1.0F)) {
+        refuse("restitution is " + std::to_string(options.restitution) + ", must be in [0, 1]");
+    }
+    if (!std::isfinite(options.friction) || options.friction < 0.0F) {
+        refuse("friction is " + std::to_string(options.friction) + ", must be finite and >= 0");
+    }
+    if (!std::isfinite(options.max_correction_speed) || !(options.max_correction_speed > 0.0F)) {
+        refuse("max_correction_speed is " + std::to_string(options.max_correction_speed) +
+               ", must be finite and > 0");
+    }
+    if (!std::isfinite(options.pair_margin) || !(options.pair_margin >= 0.0F)) {
+        refuse("pair_margin is " + std::to_string(options.pair_margin) +
+               ", must be finite and >= 0");
+    }
+    if (!(options.sweep_from >= 0.0F)) {
+        refuse("sweep_from is " + number(options.sweep_from) +
+               ", must be >= 0 (infinity: no continuous collision)");
+    }
+    if (!(options.shock_propagation >= 0.0F && options.shock_propagation <= 1.0F)) {
+        refuse("shock_propagation is " + std::to_string(options.shock_propagation) +
+               ", must be in [0, 1]");
+    }
+    if (const std::size_t b = options.circles_per_block;
+        b != 0 && (b < 1024 || b > (std::size_t{1} << 20) || (b & (b - 1)) != 0)) {
+        refuse("circles_per_block is " + std::to_string(b) +
+               ", must be 0 or a power of two from 1024 to 2^20");
+    }
+    if (options.workers < 1 || options.workers > world_options::max_workers) {
+        refuse("workers is " + std::to_string(options.workers) + ", must be from 1 to " +
+               std::to_string(world_options::max_workers));
+    }
+    if ((options.tasks.enqueue == nullptr) != (options.tasks.finish == nullptr)) {
+        refuse(
+            std::string("tasks has ") +
+            (options.tasks.enqueue == nullptr ? "finish but no enqueue" : "enqueue but no finish") +
+            ": give both callbacks, or neither");
+    }
+    for (const auto& [name, g] :
+         {std::pair{"gravity_x", options.gravity_x}, std::pair{"gravity_y", options.gravity_y}}) {
+        if (!(std::fabs(g) <= world_options::max_gravity)) {
+            refuse(std::string(name) + " is " + number(g) + ", must be finite and within " +
+                   number(world_options::max_gravity) + " of 0");
+        }
+    }
+    if (options.tasks.enqueue != nullptr) {
+        tasks_ = options.tasks;
+    } else if (options.workers > 1) {
+        pool_ = std::make_shared<detail::worker_pool>(static_cast<std::size_t>(options.workers));
+        tasks_ = pool_->callbacks();
+    }
+}
+
+detail::task_runner detail::world_state::task_runner() const noexcept {
+    return {tasks_, static_cast<std::size_t>(options_.workers)};
+}
+
+particles_view detail::world_state::particles() noexcept {
+    return {indexed_.x.data(),
+            indexed_.y.data(),
+            indexed_.radius.data(),
+            indexed_.inverse_mass.data(),
+            indexed_.vx.data(),
+            indexed_.vy.data(),
+            size()};
+}
+
+std::vector<circle_pair> detail::world_state::listed_pairs() const {
+    std::vector<circle_pair> out;
+    out.reserve(pairs_.size());
+    for (const circle_pair q : pairs_) {
+        const std::uint32_t i = circle_of_slot_[q.a];
+        const std::uint32_t j = circle_of_slot_[q.b];
+        out.push_back({std::min(i, j), std::max(i, j)});
+    }
+    std::sort(out.begin(), out.end(),
+              [](circle_pair l, circle_pair r) { return l.a != r.a ? l.a < r.a : l.b < r.b; });
+    return out;
+}
+
+particles_view detail::world_state::slots() noexcept {
+    return {x_.data(),  y_.data(),  radius_.data(), inverse_mass_.data(),
+            vx_.data(), vy_.data(), x_.size()};
+}
+
+void detail::world_state::step(float dt) {
+    if (!(dt > 0.0F && dt <= max_time_step) ||
+        !(dt / static_cast<float>(options_.substeps) >= min_substep)) {
+        refuse("time step is " + number(dt) + ", must be finite, at most " + number(max_time_step) +
+               ", and at least " + number(min_substep) + " a substep (" +
+               std::to_string(options_.substeps) + " substeps)");
+    }
+    // Resolved before anything changes: the first call reads SIMDCOLLIDE_ISA and may throw
+    // isa_unavailable, which then leaves the world as it was.
+    const detail::kernel_table& kernels = detail::active_table();
+    plan_kinematic_step(dt); // may refuse a kinematic box's move, before anything changes
+    const bool resorted =
+        circles_changed_ || circle_of_slot_.size() != size() || steps_ % sort_every == 0;
+    if (resorted) {
+        sort_slots();
+        circles_changed_ = false;
+    }
+    gather(kernels);
+    const listing listed = listing_needed(dt);
+    switch (listed) {
+    case listing::kept:
+        break;
+    case listing::some:
+        relist_leavers(dt);
+        ++listings_.partial;
+        break;
+    case listing::all:
+        list_contacts(dt);
+        ++listings_.full;
+        break;
+    }
+    list_kinematic_entries(listed, resorted);
+    // A step that can have fast circles (world.hpp, step 1b) or has circles near a kinematic
+    // box (1c) runs outside bands, on the schedule; the static circles are found
+    // again when a sweep needs them.
+    const float h = dt / static_cast<float>(options_.substeps);
+    const bool in_bands = banded() && kinematic_found_.empty() && !fast_in_step(h);
+    static_circles_current_ = false;
+    fast_floor_ = in_bands ? 0.0F : fast_floor(h);
+    if (listed != listing::kept && banded()) {
+        if (listed == listing::some) {
+            grouper_.regroup(pairs_, size(), changed_blocks_);
+        } else {
+            grouper_.group(pairs_, size());
+        }
+        schedule_stale_ = true;
+    }
+    if (!in_bands &&
+        (listed != listing::kept || schedule_stale_ || !schedule_.get().built_for(size()))) {
+        schedule_.get().build(pairs_, size(), changed_blocks_,
+                              listed != listing::some || schedule_stale_, task_runner(),
+                              options_.circles_per_block);
+        schedule_stale_ = false;
+    }
+    if (listed != listing::kept) {
+        bands_current_ = false;
+    }
+    if (in_bands) {
+        substeps_in_bands(h, kernels);
+    } else {
+        find_box_contact_blocks();
+        for (int s = 0; s < options_.substeps; ++s) {
+            kinematic_substep_start(s);
+            substep(h, kernels);
+        }
+    }
+    finish_kinematic_step();
+    scatter(kernels);
+    ++steps_;
+}
+
+// particle_world, the public face: each function is the state's.
+particle_world::particle_world(world_options options)
+    : state_(std::make_unique<detail::world_state>(options)) {}
+particle_world::particle_world(const particle_world& other)
+    : state_(std::make_unique<detail::world_state>(*other.state_)) {}
+particle_world& particle_world::operator=(const particle_world& other) {
+    if (this != &other) {
+        state_ = std::make_unique<detail::world_state>(*other.state_);
+    }
+    return *this;
+}
+particle_world::particle_world(particle_world&& other) noexcept = default;
+particle_world& particle_world::operator=(particle_world&& other) noexcept = default;
+particle_world::~particle_world() = default;
+
+std::size_t particle_world::add_circle(circle c, float inverse_mass, float vx, float vy) {
+    return state_->add_circle(c, inverse_mass, vx, vy);
+}
+std::size_t particle_world::add_circles(circles_cview circles, std::span<const float> inverse_mass,
+                                        std::span<const float> vx, std::span<const float> vy) {
+    return state_->add_circles(circles, inverse_mass, vx, vy);
+}
+void particle_world::remove_circle(std::size_t index) {
+    state_->remove_circle(index);
+}
+std::size_t particle_world::remove_marked(std::span<const std::uint8_t> doomed) {
+    return state_->remove_marked(doomed);
+}
+void particle_world::set_boxes(aabbs_view boxes) {
+    state_->set_boxes(boxes);
+}
+std::size_t particle_world::add_kinematic_box(aabb box, float vx, float vy) {
+    return state_->add_kinematic_box(box, vx, vy);
+}
+void particle_world::set_kinematic_velocity(std::size_t index, float vx, float vy) {
+    state_->set_kinematic_velocity(index, vx, vy);
+}
+void particle_world::move_kinematic_box(std::size_t index, aabb next) {
+    state_->move_kinematic_box(index, next);
+}
+void particle_world::remove_kinematic_box(std::size_t index) {
+    state_->remove_kinematic_box(index);
+}
+std::size_t particle_world::kinematic_box_count() const noexcept {
+    return state_->kinematic_box_count();
+}
+particle_world::kinematic_box particle_world::kinematic_box_at(std::size_t index) const {
+    return state_->kinematic_box_at(index);
+}
+void particle_world::step(float dt) {
+    state_->step(dt);
+}
+std::size_t particle_world::size() const noexcept {
+    return state_->size();
+}
+particles_view particle_world::particles() noexcept {
+    return state_->particles();
+}
+const static_box_grid& particle_world::boxes() const noexcept {
+    return state_->boxes();
+}
+const world_options& particle_world::options() const noexcept {
+    return state_->options();
+}
+std::size_t particle_world::last_pair_count() const noexcept {
+    return state_->last_pair_count();
+}
+std::vector<circle_pair> particle_world::listed_pairs() const {
+    return state_->listed_pairs();
+}
+particle_world::listing_counts particle_world::listings() const noexcept {
+    return state_->listings();
+}
+
+detail::world_state& detail::state_of(particle_world& world) noexcept {
+    return *world.state_;
+}
+const detail::world_state& detail::state_of(const particle_world& world) noexcept {
+    return *world.state_;
+}
+
+} // namespace simdcollide

@@ -1,0 +1,438 @@
+// Kinematic boxes (world.hpp, steps 1c, 2, 4 and 6): boxes the host moves, by a velocity or
+// to a place it gives for the next step. Each step finds the circles near each box's path and
+// lists them with the box beside the static boxes' entries, so that phases 2, 4 and 6 take a
+// kinematic box's contacts in the same kernels as a static box's, the box where the substep
+// ends it and the circle's velocity relative to it. A move that is fast against a box is
+// swept in the box's frame first (1c), so that a box pushes a circle at any speed without
+// passing through it.
+//
+// The sweeps are scalar code compiled once, on the reference's per-move math (swept.inl,
+// circle_aabb.inl): the same bits on every instruction set. Each circle's entries read the
+// boxes and write that circle alone, so the workers take blocks of circles and the bits do
+// not depend on their number.
+#include "world/world_state.hpp"
+
+#include "broad_phase/circle_grid.hpp"
+#include "pairwise/world_records.hpp"
+#include "runtime/circle_blocks.hpp"
+#include "runtime/tasks.hpp"
+#include "world/world_errors.hpp"
+#include "world/world_impact.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace simdcollide {
+namespace detail::world_kinematic_impl {
+// minmax.inl first: the others use it.
+#include "pairwise/reference/minmax.inl"
+
+#include "pairwise/reference/circle_aabb.inl"
+#include "pairwise/reference/swept.inl"
+} // namespace detail::world_kinematic_impl
+
+namespace {
+
+namespace math = detail::world_kinematic_impl;
+using detail::number;
+using detail::refuse;
+
+std::string name_of(std::size_t index) {
+    return "kinematic box " + std::to_string(index);
+}
+
+// Why `box` cannot be kinematic box `index`'s place, or empty.
+std::string invalid_box(std::size_t index, const aabb& box) {
+    for (const auto& [name, value] :
+         {std::pair{"min_x", box.min_x}, std::pair{"min_y", box.min_y},
+          std::pair{"max_x", box.max_x}, std::pair{"max_y", box.max_y}}) {
+        if (!std::isfinite(value)) {
+            return name_of(index) + ": " + name + " is " + number(value) + ", must be finite";
+        }
+    }
+    if (!(box.min_x <= box.max_x && box.min_y <= box.max_y)) {
+        return name_of(index) + ": (" + number(box.min_x) + ", " + number(box.min_y) + ") to (" +
+               number(box.max_x) + ", " + number(box.max_y) +
+               ") is inverted, must have min <= max on both axes";
+    }
+    return {};
+}
+
+void check_velocity(std::size_t index, float vx, float vy) {
+    if (!std::isfinite(vx) || !std::isfinite(vy)) {
+        refuse(name_of(index) + ": velocity (" + number(vx) + ", " + number(vy) +
+               ") must be finite");
+    }
+}
+
+// Where a corner that starts the step at `from` and moves by `move` a substep is after k of
+// the step's substeps: from + k * move, and `next` exactly after the last one for a box sent
+// there.
+float corner_after(float from, float move, int k, int substeps, bool moving, float next) {
+    if (moving && k == substeps) {
+        return next;
+    }
+    return k == 0 ? from : from + static_cast<float>(k) * move;
+}
+
+// Whether the path of a circle of radius r from (sx, sy) by (dx, dy) can meet the box record
+// b: its bounds against the box's.
+bool path_meets(float sx, float sy, float dx, float dy, float r, const float* b) {
+    const float ex = sx + dx;
+    const float ey = sy + dy;
+    return std::min(sx, ex) - r <= b[2] && std::max(sx, ex) + r >= b[0] &&
+           std::min(sy, ey) - r <= b[3] && std::max(sy, ey) + r >= b[1];
+}
+
+// on_circle(e) for each of `count` listed circles, in blocks on the workers: each writes its
+// own circle alone, so the bits do not depend on who runs which block.
+template <class OnCircle>
+void for_each_listed_circle(const detail::task_runner& tasks, std::size_t count,
+                            OnCircle&& on_circle) {
+    detail::for_each_item(tasks, detail::task_blocks(count), [&](std::size_t block) {
+        const detail::task_block range = detail::block_of(block, count);
+        for (std::size_t e = range.first; e < range.end; ++e) {
+            on_circle(e);
+        }
+    });
+}
+
+} // namespace
+
+std::size_t detail::world_state::add_kinematic_box(aabb box, float vx, float vy) {
+    const std::size_t index = kinematic_box_count();
+    if (const std::string why = invalid_box(index, box); !why.empty()) {
+        refuse(why);
+    }
+    check_velocity(index, vx, vy);
+    kinematic_.min_x.push_back(box.min_x);
+    kinematic_.min_y.push_back(box.min_y);
+    kinematic_.max_x.push_back(box.max_x);
+    kinematic_.max_y.push_back(box.max_y);
+    kinematic_.vx.push_back(vx);
+    kinematic_.vy.push_back(vy);
+    kinematic_.moving.push_back(0);
+    if (kinematic_.region.size() == 4 * index) {
+        // A region that holds no path: the next step lists the new box alone.
+        kinematic_.region.insert(kinematic_.region.end(), 4,
+                                 std::numeric_limits<float>::quiet_NaN());
+    }
+    for (std::vector<float>* next : {&kinematic_.next_min_x, &kinematic_.next_min_y,
+                                     &kinematic_.next_max_x, &kinematic_.next_max_y}) {
+        next->push_back(0.0F);
+    }
+    return index;
+}
+
+namespace {
+void check_index(const char* what, std::size_t index, std::size_t count) {
+    if (index >= count) {
+        throw std::out_of_range("simdcollide::particle_world: " + std::string(what) + "(" +
+                                std::to_string(index) + ") with " + std::to_string(count) +
+                                " kinematic boxes");
+    }
+}
+} // namespace
+
+void detail::world_state::set_kinematic_velocity(std::size_t index, float vx, float vy) {
+    check_index("set_kinematic_velocity", index, kinematic_box_count());
+    check_velocity(index, vx, vy);
+    kinematic_.vx[index] = vx;
+    kinematic_.vy[index] = vy;
+}
+
+void detail::world_state::move_kinematic_box(std::size_t index, aabb next) {
+    check_index("move_kinematic_box", index, kinematic_box_count());
+    if (const std::string why = invalid_box(index, next); !why.empty()) {
+        refuse(why);
+    }
+    kinematic_.moving[index] = 1;
+    kinematic_.next_min_x[index] = next.min_x;
+    kinematic_.next_min_y[index] = next.min_y;
+    kinematic_.next_max_x[index] = next.max_x;
+    kinematic_.next_max_y[index] = next.max_y;
+}
+
+void detail::world_state::remove_kinematic_box(std::size_t index) {
+    check_index("remove_kinematic_box", index, kinematic_box_count());
+    const auto at = static_cast<std::ptrdiff_t>(index);
+    for (std::vector<float>* field :
+         {&kinematic_.min_x, &kinematic_.min_y, &kinematic_.max_x, &kinematic_.max_y,
+          &kinematic_.vx, &kinematic_.vy, &kinematic_.next_min_x, &kinematic_.next_min_y,
+          &kinematic_.next_max_x, &kinematic_.next_max_y}) {
+        field->erase(field->begin() + at);
+    }
+    kinematic_.moving.erase(kinematic_.moving.begin() + at);
+    // Its entries go, and those of the boxes after it name them one lower.
+    if (kinematic_.region.size() == 4 * (kinematic_box_count() + 1)) {
+        kinematic_.region.erase(kinematic_.region.begin() + 4 * at,
+                                kinematic_.region.begin() + 4 * at + 4);
+    }
+    const auto gone = static_cast<std::uint32_t>(index);
+    std::erase_if(kinematic_found_, [&](circle_pair e) { return e.b == gone; });
+    for (circle_pair& e : kinematic_found_) {
+        e.b -= e.b > gone ? 1 : 0;
+    }
+    kinematic_regions_current_ = false;
+}
+
+particle_world::kinematic_box detail::world_state::kinematic_box_at(std::size_t index) const {
+    check_index("kinematic_box_at", index, kinematic_box_count());
+    const auto& k = kinematic_;
+    return {aabb::from_min_max(k.min_x[index], k.min_y[index], k.max_x[index], k.max_y[index]),
+            k.vx[index], k.vy[index], k.moving[index] != 0,
+            aabb::from_min_max(k.next_min_x[index], k.next_min_y[index], k.next_max_x[index],
+                               k.next_max_y[index])};
+}
+
+// Before a step of dt changes anything: each box's corners' move a substep and its velocity
+// in the step's contacts, and a refusal naming the first box whose move is not finite.
+void detail::world_state::plan_kinematic_step(float dt) {
+    const std::size_t boxes = kinematic_box_count();
+    const int substeps = options_.substeps;
+    const float h = dt / static_cast<float>(substeps);
+    auto& k = kinematic_;
+    k.step_move.resize(4 * boxes);
+    k.step_end.resize(4 * boxes);
+    k.contact_vx.resize(boxes);
+    k.contact_vy.resize(boxes);
+    for (std::size_t b = 0; b < boxes; ++b) {
+        const bool moving = k.moving[b] != 0;
+        const float from[4] = {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]};
+        const float to[4] = {k.next_min_x[b], k.next_min_y[b], k.next_max_x[b], k.next_max_y[b]};
+        float* const move = k.step_move.data() + 4 * b;
+        bool finite = true;
+        for (std::size_t c = 0; c < 4; ++c) {
+            move[c] = moving ? (to[c] - from[c]) / static_cast<float>(substeps)
+                             : (c % 2 == 0 ? k.vx[b] : k.vy[b]) * h;
+            const float end = corner_after(from[c], move[c], substeps, substeps, moving, to[c]);
+            k.step_end[4 * b + c] = end;
+            finite = finite && std::isfinite(move[c]) && std::isfinite(end);
+        }
+        k.contact_vx[b] = moving ? (move[0] + move[2]) * 0.5F / h : k.vx[b];
+        k.contact_vy[b] = moving ? (move[1] + move[3]) * 0.5F / h : k.vy[b];
+        if (!finite || !std::isfinite(k.contact_vx[b]) || !std::isfinite(k.contact_vy[b])) {
+            const auto corners = [](const float* c) {
+                return "min (" + number(c[0]) + ", " + number(c[1]) + "), max (" + number(c[2]) +
+                       ", " + number(c[3]) + ")";
+            };
+            refuse(name_of(b) + ": its move in a step of " + number(dt) + " is not finite (" +
+                   (moving ? "sent from " + corners(from) + " to " + corners(to)
+                           : "velocity (" + number(k.vx[b]) + ", " + number(k.vy[b]) + ")") +
+                   ")");
+        }
+    }
+}
+
+// Before substep `substep` (from 0): where each box starts and ends it.
+void detail::world_state::kinematic_substep_start(int substep) {
+    if (kinematic_found_.empty()) {
+        return;
+    }
+    auto& k = kinematic_;
+    const std::size_t boxes = kinematic_box_count();
+    const int substeps = options_.substeps;
+    // A substep starts each box where the last one ended it.
+    if (substep == 0) {
+        k.box_to.clear();
+        for (std::size_t b = 0; b < boxes; ++b) {
+            k.box_to.insert(k.box_to.end(), {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]});
+        }
+    }
+    k.box_from.swap(k.box_to);
+    k.box_to.resize(4 * boxes);
+    k.centre_move.resize(2 * boxes);
+    // Each box where the substep ends it, its centre's move, and the furthest any box's
+    // centre moves in it (1c).
+    const bool last = substep + 1 == substeps;
+    float furthest2 = 0.0F;
+    for (std::size_t b = 0; b < boxes; ++b) {
+        const float start[4] = {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]};
+        const float* const end = k.step_end.data() + 4 * b;
+        const float* const move = k.step_move.data() + 4 * b;
+        const float* const from = k.box_from.data() + 4 * b;
+        float* const to = k.box_to.data() + 4 * b;
+        for (std::size_t c = 0; c < 4; ++c) {
+            to[c] = last ? end[c] : start[c] + static_cast<float>(substep + 1) * move[c];
+        }
+        const float mx = ((to[0] - from[0]) + (to[2] - from[2])) * 0.5F;
+        const float my = ((to[1] - from[1]) + (to[3] - from[3])) * 0.5F;
+        k.centre_move[2 * b] = mx;
+        k.centre_move[2 * b + 1] = my;
+        furthest2 = std::max(furthest2, mx * mx + my * my);
+    }
+    k.furthest_move = std::sqrt(furthest2);
+    // Phases 2 and 4 find each box where the substep ends it, after the static boxes.
+    const std::size_t statics = static_box_count();
+    box_records_.resize(4 * (statics + boxes));
+    std::copy(k.box_to.begin(), k.box_to.end(), box_records_.data() + 4 * statics);
+}
+
+// Before phase 1 of a substep of h, after find_fast_circles: whether any listed circle can
+// be fast against a box in it (1c), and if so where each starts the substep. None can where
+// the fastest circle, plus the furthest a box moves, stays below the least speed a circle
+// must reach to be fast (fast_floor, with what gravity adds): (s + g h) h + furthest <
+// sweep_from r for every circle, the test 1c makes of each. Most substeps of most worlds.
+void detail::world_state::note_kinematic_starts(float h) {
+    auto& k = kinematic_;
+    k.sweeps = false;
+    if (kinematic_found_.empty() ||
+        !(options_.sweep_from < std::numeric_limits<float>::infinity())) {
+        return;
+    }
+    const float below = fast_floor_ - k.furthest_move / h;
+    if (below > 0.0F && fastest_ < below * below) {
+        return;
+    }
+    k.sweeps = true;
+    index_kinematic_circles();
+    for (std::size_t e = 0; e < kinematic_circles_.size(); ++e) {
+        kinematic_start_x_[e] = x_[kinematic_circles_[e]];
+        kinematic_start_y_[e] = y_[kinematic_circles_[e]];
+    }
+}
+
+// Step 1c: each listed circle's move of phases 1 and 1b, where it is fast against a box
+// (longer, less the box's move, than sweep_from times its radius), swept against the box in
+// its own frame (the box still where it started the substep, the circle moving by its move
+// less the box's): at an impact the circle stops there, its velocity relative to the box
+// answers (respond_to_impact), and the rest of its move in that frame, less its part into
+// the box, slides on; then it is carried by the box's move. Boxes in ascending order, each
+// from where the last left the circle. A slower move is left to phases 2, 4 and 6, as
+// against a static box.
+void detail::world_state::sweep_kinematic_boxes() {
+    if (!kinematic_.sweeps) {
+        return;
+    }
+    const auto& k = kinematic_;
+    const std::size_t count = kinematic_circles_.size();
+    const float slow_reach = options_.sweep_from;
+    for_each_listed_circle(task_runner(), count, [&](std::size_t e) {
+        const std::uint32_t c = kinematic_circles_[e];
+        const float r = radius_[c];
+        const float sx = kinematic_start_x_[e];
+        const float sy = kinematic_start_y_[e];
+        float ex = x_[c];
+        float ey = y_[c];
+        // Its move and the furthest a box moves adding up to less than its slow reach, the
+        // circle is slow against each of its boxes: most are.
+        const float slack = slow_reach * r - k.furthest_move;
+        if (slack > 0.0F && (ex - sx) * (ex - sx) + (ey - sy) * (ey - sy) < slack * slack) {
+            return;
+        }
+        bool hit_any = false;
+        for (std::uint32_t q = kinematic_first_[e]; q < kinematic_first_[e + 1]; ++q) {
+            const std::uint32_t b = kinematic_box_of_[q];
+            const float* const from = k.box_from.data() + 4 * std::size_t{b};
+            const float mx = k.centre_move[2 * std::size_t{b}];
+            const float my = k.centre_move[2 * std::size_t{b} + 1];
+            const float dx = (ex - sx) - mx;
+            const float dy = (ey - sy) - my;
+            const float slow = slow_reach * r;
+            if (dx * dx + dy * dy < slow * slow || !path_meets(sx, sy, dx, dy, r, from)) {
+                continue;
+            }
+            const math::impact_result hit =
+                math::sweep_box_of(sx, sy, r, dx, dy, from[0], from[1], from[2], from[3]);
+            if (!hit.hit) {
+                continue;
+            }
+            float vx = vx_[c] - k.contact_vx[b];
+            float vy = vy_[c] - k.contact_vy[b];
+            detail::respond_to_impact(vx, vy, hit.normal_x, hit.normal_y, options_.restitution,
+                                      options_.friction);
+            vx_[c] = vx + k.contact_vx[b];
+            vy_[c] = vy + k.contact_vy[b];
+            const detail::slide rest =
+                detail::slide_after(hit.time, hit.normal_x, hit.normal_y, dx, dy);
+            ex = (sx + hit.time * dx) + rest.x + mx;
+            ey = (sy + hit.time * dy) + rest.y + my;
+            hit_any = true;
+        }
+        if (hit_any) {
+            // Phase 5 gains nothing from this stop: the impulse did the velocity's part.
+            x_[c] = ex;
+            y_[c] = ey;
+            moved_from_x_[c] = ex;
+            moved_from_y_[c] = ey;
+        }
+    });
+}
+
+// Phase 2's touches from `from` on, `count` of them, for a kinematic box: the approach speed
+// that restitution answers is the circle's velocity relative to the box along the normal
+// (box_touches took the circle's own). Phase 6 then takes the velocity relative to the box
+// too (relative_to_box).
+void detail::world_state::aim_kinematic_touches(std::size_t from, std::size_t count) {
+    const auto statics = static_cast<std::uint32_t>(static_box_count());
+    const float restitution = options_.restitution;
+    if (restitution == 0.0F) {
+        return; // no approach speed to answer: each target is 0 as box_touches left it
+    }
+    for (std::size_t q = from; q < from + count; ++q) {
+        detail::world_touch& t = box_touching_[q];
+        if (t.a >= statics) {
+            float vx = vx_[t.b];
+            float vy = vy_[t.b];
+            relative_to_box(t.a, vx, vy);
+            const float approach = vx * t.normal_x + vy * t.normal_y;
+            t.target = restitution * math::max_ps(-approach, 0.0F);
+        }
+    }
+}
+
+// Before phase 4, phase 2's touches from `from` on, `count` of them, for a kinematic box:
+// friction within mu times the normal impulse of the correction phase 4 is about to make,
+// the circle's depth in the box now, after separation (phase 2 took it before). So the
+// weight of a pile, which reaches its bottom row through separation, holds that row on a
+// moving platform.
+void detail::world_state::weigh_kinematic_touches(std::size_t from, std::size_t count,
+                                                  float inverse_h) {
+    const auto statics = static_cast<std::uint32_t>(static_box_count());
+    const float friction = options_.friction;
+    if (friction == 0.0F) {
+        return; // every limit stays 0
+    }
+    for (std::size_t q = from; q < from + count; ++q) {
+        detail::world_touch& t = box_touching_[q];
+        if (t.a < statics) {
+            continue;
+        }
+        const float* const box = box_records_.data() + 4 * std::size_t{t.a};
+        const float x = x_[t.b];
+        const float y = y_[t.b];
+        const float r = radius_[t.b];
+        // The depth alone, as contact_of works it out: r less the distance to the box from
+        // outside it, and through the nearest face from inside.
+        const float d2 = math::distance_squared_of(x, y, box[0], box[1], box[2], box[3]);
+        const float depth =
+            d2 > 0.0F ? r - std::sqrt(d2)
+                      : math::contact_of(x, y, r, box[0], box[1], box[2], box[3], 0.0F).depth;
+        if (depth > 0.0F) {
+            const float total = t.weight_a + t.weight_b;
+            const float inverse_total = total > 0.0F ? 1.0F / total : 0.0F;
+            t.corrected_limit =
+                math::max_ps(t.corrected_limit, friction * (depth * inverse_h) * inverse_total);
+        }
+    }
+}
+
+// After the step's substeps: each box where the step left it; a box sent somewhere is there,
+// and goes by its velocity again from the next step.
+void detail::world_state::finish_kinematic_step() {
+    auto& k = kinematic_;
+    for (std::size_t b = 0; b < kinematic_box_count(); ++b) {
+        float* const corner[4] = {&k.min_x[b], &k.min_y[b], &k.max_x[b], &k.max_y[b]};
+        for (std::size_t c = 0; c < 4; ++c) {
+            *corner[c] = k.step_end[4 * b + c];
+        }
+        k.moving[b] = 0;
+    }
+}
+
+} // namespace simdcollide

@@ -1,0 +1,410 @@
+// The particle world's lists of what can touch in a step: kept, made again for the few
+// circles that leave their margins, or made again in full (world.hpp; docs/world-design.md
+// "Lists").
+#include "world/world_state.hpp"
+
+#include "broad_phase/circle_grid.hpp"
+#include "runtime/tasks.hpp"
+#include "world/world_reference.hpp"
+#include "world/world_schedule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace simdcollide {
+
+namespace impl = detail::world_impl;
+
+// How far gravity alone carries a circle in a step of dt, |g| dt^2: the same for every
+// circle, so worked out once per pass over them. sqrt(x^2 + y^2) rather than std::hypot
+// (hypotf showed as 2% of a step in a profile): it overflows to infinity only for values over
+// 1e19, and an infinite reach lists every step.
+float detail::world_state::step_fall(float dt) const {
+    const float gravity = std::sqrt(options_.gravity_x * options_.gravity_x +
+                                    options_.gravity_y * options_.gravity_y);
+    return gravity * dt * dt;
+}
+
+// How far circle i can move in a step of dt: |v| dt + fall, fall = step_fall(dt)
+// (semi-implicit Euler over the substeps; corrections can move it further, and a pair that
+// closes faster is found at the next listing).
+float detail::world_state::step_reach(std::size_t i, float dt, float fall) const {
+    const float move = std::sqrt(vx_[i] * vx_[i] + vy_[i] * vy_[i]) * dt + fall;
+    return std::isfinite(move) ? move : std::numeric_limits<float>::infinity();
+}
+
+// Whether the lists made at the last listings still hold every pair and box that can touch
+// during a step of dt (Verlet lists): kept while every circle, after this step's move, stays
+// within the margin it was listed with, and no radius, inverse mass or box has changed. A
+// pair not listed was at least r_i + r_j + s_i + s_j apart as listed, so it cannot touch
+// while each circle moves less than its s. The circles that would leave (leavers_) can be
+// listed again on their own while they are few and their reach is finite.
+detail::world_state::listing detail::world_state::listing_needed(float dt) {
+    leavers_.clear();
+    if (listed_x_.size() != size() || boxes_changed_) {
+        return listing::all;
+    }
+    const float fall = step_fall(dt);
+    const std::size_t n = size();
+    // Blocks of circles on the workers, each finding its own leavers; they go into leavers_
+    // in block order, so ascending, as one pass over every circle finds them.
+    const std::size_t blocks = (n + detail::items_per_task - 1) / detail::items_per_task;
+    if (blocks < 2) {
+        return find_leavers(0, n, dt, fall, leavers_) ? listing::all
+               : leavers_.empty()                     ? listing::kept
+                                                      : listing::some;
+    }
+    leavers_of_block_.resize(blocks);
+    std::vector<std::uint8_t> all(blocks);
+    detail::for_each_item(task_runner(), blocks, [&](std::size_t k) {
+        const std::size_t first = k * detail::items_per_task;
+        leavers_of_block_[k].clear();
+        all[k] = find_leavers(first, std::min(n, first + detail::items_per_task), dt, fall,
+                              leavers_of_block_[k])
+                     ? 1
+                     : 0;
+    });
+    for (std::size_t k = 0; k < blocks; ++k) {
+        if (all[k] != 0 || leavers_.size() + leavers_of_block_[k].size() > relist_at_most()) {
+            return listing::all;
+        }
+        leavers_.insert(leavers_.end(), leavers_of_block_[k].begin(), leavers_of_block_[k].end());
+    }
+    return leavers_.empty() ? listing::kept : listing::some;
+}
+
+// The leavers among circles [begin, end) into `leavers`, ascending; true where everything
+// must be listed again: a circle whose radius or inverse mass changed, a leaver whose
+// reach is not finite, or more than relist_at_most leavers.
+bool detail::world_state::find_leavers(std::size_t begin, std::size_t end, float dt, float fall,
+                                       std::vector<std::uint32_t>& leavers) const {
+    std::size_t i = begin;
+    // Circle k, one by one: a leaver if it would leave its margin; true if everything must
+    // be listed again.
+    const auto needs_all = [&](std::size_t k) {
+        if (radius_[k] != listed_radius_[k] || inverse_mass_[k] != listed_inverse_mass_[k]) {
+            return true;
+        }
+        const float dx = x_[k] - listed_x_[k];
+        const float dy = y_[k] - listed_y_[k];
+        const float reach = step_reach(k, dt, fall);
+        if (!(std::sqrt(dx * dx + dy * dy) + reach <= listed_margin_[k])) {
+            if (leavers.size() == relist_at_most() || !std::isfinite(reach)) {
+                return true;
+            }
+            leavers.push_back(static_cast<std::uint32_t>(k));
+        }
+        return false;
+    };
+#if defined(__SSE2__)
+    // Four circles at a time with SSE2 (every x86-64 CPU has it), by the same arithmetic as
+    // needs_all: a block passes only where each of its circles would stay one by one (a move
+    // that is not finite fails the comparison), and a block that does not pass goes one by
+    // one. Measured: the loop one by one was about 4% of a step of the 10 000-circle pile.
+    const __m128 step = _mm_set1_ps(dt);
+    const __m128 falls = _mm_set1_ps(fall);
+    const auto load = [](const float* field, std::size_t at) { return _mm_loadu_ps(field + at); };
+    for (; i + 4 <= end; i += 4) {
+        const __m128 vx = load(vx_.data(), i);
+        const __m128 vy = load(vy_.data(), i);
+        const __m128 move = _mm_add_ps(
+            _mm_mul_ps(_mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(vx, vx), _mm_mul_ps(vy, vy))), step),
+            falls);
+        const __m128 dx = _mm_sub_ps(load(x_.data(), i), load(listed_x_.data(), i));
+        const __m128 dy = _mm_sub_ps(load(y_.data(), i), load(listed_y_.data(), i));
+        const __m128 moved = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)));
+        const __m128 stays = _mm_cmple_ps(_mm_add_ps(moved, move), load(listed_margin_.data(), i));
+        const __m128 same = _mm_and_ps(
+            _mm_cmpeq_ps(load(radius_.data(), i), load(listed_radius_.data(), i)),
+            _mm_cmpeq_ps(load(inverse_mass_.data(), i), load(listed_inverse_mass_.data(), i)));
+        if (_mm_movemask_ps(_mm_and_ps(stays, same)) == 0xF) {
+            continue;
+        }
+        for (std::size_t j = i; j < i + 4; ++j) {
+            if (needs_all(j)) {
+                return true;
+            }
+        }
+    }
+#endif
+    for (; i < end; ++i) {
+        if (needs_all(i)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Lists every circle pair (pair_finder) and every (moving circle, box) that can touch while
+// each circle moves less than its margin s = this step's reach + pair_margin, searching
+// with radius r + s.
+void detail::world_state::list_contacts(float dt) {
+    const particles_view p = slots();
+    listed_margin_.resize(size());
+    search_radius_.resize(size());
+    const float fall = step_fall(dt);
+    for (std::size_t i = 0; i < size(); ++i) {
+        const float reach = step_reach(i, dt, fall);
+        listed_margin_[i] = std::isfinite(reach) ? reach + options_.pair_margin : 0.0F;
+        search_radius_[i] = p.radius[i] + listed_margin_[i];
+    }
+    listed_x_.assign(p.x, p.x + size());
+    listed_y_.assign(p.y, p.y + size());
+    listed_radius_.assign(p.radius, p.radius + size());
+    listed_inverse_mass_.assign(p.inverse_mass, p.inverse_mass + size());
+    boxes_changed_ = false;
+    cells_current_ = false;
+    const std::span<const circle_pair> found = finder_.find_on(
+        circles_cview(p.x, p.y, search_radius_.data(), size()), 0.0F, task_runner());
+    pairs_.assign(found.begin(), found.end());
+    list_box_contacts();
+}
+
+// The (circle, box) pairs that can touch, by circle and then ascending box.
+void detail::world_state::list_box_contacts() {
+    box_contacts_.clear();
+    for (std::size_t i = 0; i < size(); ++i) {
+        append_box_contacts(i, box_contacts_);
+    }
+}
+
+// Circle i's boxes, ascending: the grid's candidates for its search radius, kept only if the
+// box is within that radius now. Static circles (inverse mass 0) are never moved by boxes,
+// and a circle whose centre is no longer finite (a blown-up simulation) is listed with none:
+// the grid would hand it every box to test, each listing, for nothing a push could mend.
+void detail::world_state::append_box_contacts(std::size_t i, std::vector<circle_pair>& out) {
+    if (grid_.size() == 0 || !(inverse_mass_[i] > 0.0F) || !std::isfinite(x_[i]) ||
+        !std::isfinite(y_[i])) {
+        return;
+    }
+    const aabbs_view boxes = grid_.boxes();
+    const float reach = search_radius_[i];
+    grid_.candidates(x_[i], y_[i], reach, 0.0F, candidates_);
+    for (const std::uint32_t k : candidates_) {
+        const float d2 = impl::distance_squared_of(x_[i], y_[i], boxes.min_x[k], boxes.min_y[k],
+                                                   boxes.max_x[k], boxes.max_y[k]);
+        if (d2 <= reach * reach) {
+            out.push_back({static_cast<std::uint32_t>(i), k});
+        }
+    }
+}
+
+// Lists the leavers again on their own: each from where it is now, with a new margin,
+// against every circle as that one was listed (search radius and position at its own
+// listing), which is what a full listing would pair it with; and against the boxes. Their
+// old entries go, the new ones are merged in, and the lists keep a full listing's order.
+void detail::world_state::relist_leavers(float dt) {
+    const std::size_t n = size();
+    is_leaver_.assign(n, 0);
+    const float fall = step_fall(dt);
+    for (const std::uint32_t v : leavers_) {
+        listed_margin_[v] = step_reach(v, dt, fall) + options_.pair_margin; // finite: checked
+        search_radius_[v] = radius_[v] + listed_margin_[v];
+        listed_x_[v] = x_[v];
+        listed_y_[v] = y_[v];
+        is_leaver_[v] = 1;
+    }
+    // A list's order, (a, b) ascending, as one comparison of 64-bit keys.
+    const auto key = [](circle_pair q) { return std::uint64_t{q.a} << 32U | q.b; };
+    const auto before = [&](circle_pair l, circle_pair r) { return key(l) < key(r); };
+    // Entries [from, to) of a list without those `gone` says are old, and with the new
+    // entries from `next` to `last` merged in, in one pass, written from `out` on; returns
+    // where the writing ended and leaves `next` at `last`. Every kept entry is written (the
+    // end advances past it only if kept), each new entry before the first kept one it
+    // precedes, and a new entry equal to a gone one in its place. on_change is called for
+    // the entries that went and the new ones that were not there before: a relisted circle
+    // often keeps the same partners, and its entries then change nothing (the grouper, told
+    // which chunks changed, colours only those). What std::erase_if and then std::merge
+    // gave, in one pass over the list instead of three: the two took about 3% of a step of
+    // the 10 000-circle pile in a sampling profile (most steps relist some circles). No new
+    // entry equals a kept one (each new one has a leaver in it).
+    const auto merge = [&](const circle_pair* from, const circle_pair* const to,
+                           const circle_pair*& next, const circle_pair* const last,
+                           circle_pair* out, auto gone, auto on_change) {
+        // Where entries go one by one at least until: past a run of 8 found to hold one that
+        // goes, so that the run is not tested again from each of its entries.
+        const circle_pair* one_by_one_until = from;
+        for (; from != to; ++from) {
+            // Runs of 8 that keep every entry and precede the next new one are copied as
+            // they are, tested without a branch per entry: most of a merged chunk is such
+            // runs (a relisted circle mostly finds the partners it had).
+            while (from >= one_by_one_until && to - from >= 8 &&
+                   (next == last || before(from[7], *next))) {
+                bool any_gone = false;
+                for (std::size_t k = 0; k < 8; ++k) {
+                    any_gone |= gone(from[k]);
+                }
+                if (any_gone) {
+                    one_by_one_until = from + 8;
+                    break;
+                }
+                for (std::size_t k = 0; k < 8; ++k) {
+                    out[k] = from[k];
+                }
+                out += 8;
+                from += 8;
+            }
+            if (from == to) {
+                break;
+            }
+            const circle_pair q = *from;
+            while (next != last && before(*next, q)) {
+                on_change(*next);
+                *out++ = *next++;
+            }
+            *out = q;
+            if (!gone(q)) {
+                ++out;
+            } else if (next != last && key(*next) == key(q)) { // listed again as it was
+                ++out;
+                ++next;
+            } else {
+                on_change(q);
+            }
+        }
+        for (; next != last; ++next) {
+            on_change(*next);
+            *out++ = *next;
+        }
+        return out;
+    };
+    // new_pairs_ in a list's order, to merge in. Each list is merged into a scratch list of
+    // its own, which then holds its last version: with one shared by the pairs and the
+    // boxes, the pairs' merge found the boxes' short list there and resizing it filled the
+    // rest with zeros (at 1 000 000 circles, 21 MB each step that relisted: a fifth of
+    // relisting's time in a sampling profile, though the step's time did not change
+    // measurably without it).
+    const auto sorted_new_entries = [&]() -> std::span<const circle_pair> {
+        std::sort(new_pairs_.begin(), new_pairs_.end(), before);
+        return new_pairs_;
+    };
+
+    // Pairs: each leaver against every circle as listed, through the cells of the listed
+    // circles. They are sorted again when out of date after a full listing, or when more
+    // circles than a relisting takes (relist_at_most) have been listed again since the sort:
+    // those are kept apart (relisted_, found by the cells they are in now), and past that
+    // many the stale entries they leave in the sorted cells would cost more than a sort. A
+    // pair of two leavers is taken from the smaller index.
+    const circles_cview listed(listed_x_.data(), listed_y_.data(), search_radius_.data(), n);
+    if (!cells_current_ || relisted_.size() + leavers_.size() > relist_at_most()) {
+        listed_cells_.grid = detail::circle_grid_for(listed, 0.0F);
+        detail::sort_into_cells(listed, listed_cells_, task_runner());
+        relisted_.clear(n);
+        cells_current_ = true;
+    } else {
+        relisted_.add(listed_cells_, listed, leavers_);
+    }
+    new_pairs_.clear();
+    for (const std::uint32_t v : leavers_) {
+        detail::for_each_near(listed_cells_, listed, v, relisted_, [&](std::uint32_t u) {
+            if (is_leaver_[u] == 0 || v < u) {
+                new_pairs_.push_back({std::min(u, v), std::max(u, v)});
+            }
+        });
+    }
+    // The blocks of first circles whose pairs changed, for the grouper (pair_grouper::regroup):
+    // those of the pairs gone and of the pairs new, not of those listed again as they were.
+    changed_blocks_.assign(n / circles_per_chunk + 1, 0);
+    const auto pair_gone = [&](circle_pair q) { return (is_leaver_[q.a] | is_leaver_[q.b]) != 0; };
+    const auto pair_changed = [&](circle_pair q) { changed_blocks_[q.a / circles_per_chunk] = 1; };
+    {
+        const std::span<const circle_pair> fresh = sorted_new_entries();
+        const circle_pair* next = fresh.data();
+        const circle_pair* const last = next + fresh.size();
+        merged_pairs_.resize(pairs_.size() + fresh.size());
+        circle_pair* out = merged_pairs_.data();
+        // The grouper's chunks of the list (it grouped this list last: every listing is
+        // grouped), each its pairs of one block of first circles, with its reach (one past
+        // the highest circle they name). A chunk can hold a leaver's pair only if a leaver
+        // lies in [its block's first circle, its reach) (leavers_ ascend: listing_needed
+        // finds them in order), and new pairs go only into chunks of their first circle's
+        // block: the others are copied whole. Measured at 1 000 000 circles, some 400
+        // leavers a step (Intel Xeon, timers in an instrumented build): the merge took 4.8 ms a
+        // relisting against 7.8 over every pair.
+        std::vector<detail::list_chunk> banded_chunks;
+        std::span<const detail::list_chunk> chunks;
+        bool chunked = false;
+        if (banded()) {
+            for (const pair_grouper::chunk_record& c : grouper_.chunks()) {
+                banded_chunks.push_back({c.block, c.list_begin, c.list_end, c.reach});
+            }
+            chunks = banded_chunks;
+            chunked = grouper_.groups().circle_count() == n;
+        } else {
+            chunks = schedule_.get().chunks();
+            chunked = schedule_.get().built_for(n);
+        }
+        chunked = chunked && !chunks.empty() && chunks.front().list_begin == 0 &&
+                  chunks.back().list_end == pairs_.size();
+#ifndef NDEBUG
+        if (!std::is_sorted(leavers_.begin(), leavers_.end())) {
+            throw std::logic_error("simdcollide::particle_world: leavers out of order");
+        }
+#endif
+        if (!chunked) {
+            out = merge(pairs_.data(), pairs_.data() + pairs_.size(), next, last, out, pair_gone,
+                        pair_changed);
+        } else {
+            for (const detail::list_chunk& chunk : chunks) {
+                const circle_pair* const from = pairs_.data() + chunk.list_begin;
+                const circle_pair* const to = pairs_.data() + chunk.list_end;
+                const std::size_t first_circle = chunk.block * circles_per_chunk;
+                const auto leaver =
+                    std::lower_bound(leavers_.begin(), leavers_.end(), first_circle);
+                const bool may_lose = leaver != leavers_.end() && *leaver < chunk.reach;
+                const circle_pair* chunk_last = next;
+                while (chunk_last != last && chunk_last->a / circles_per_chunk <= chunk.block) {
+                    ++chunk_last;
+                }
+                if (may_lose || chunk_last != next) {
+                    out = merge(from, to, next, chunk_last, out, pair_gone, pair_changed);
+                    continue;
+                }
+#ifndef NDEBUG
+                // Debug builds (the sanitizer job's among them) hold the copy to its reason.
+                if (std::any_of(from, to, pair_gone)) {
+                    throw std::logic_error("simdcollide::particle_world: a chunk copied whole "
+                                           "holds a leaver's pair");
+                }
+#endif
+                out = std::copy(from, to, out);
+            }
+            out = merge(nullptr, nullptr, next, last, out, pair_gone, pair_changed);
+        }
+        merged_pairs_.resize(static_cast<std::size_t>(out - merged_pairs_.data()));
+        pairs_.swap(merged_pairs_);
+    }
+#ifndef NDEBUG
+    // Debug builds (the sanitizer job's among them) hold the merge to a full listing's order.
+    if (!std::is_sorted(pairs_.begin(), pairs_.end(), before)) {
+        throw std::logic_error("simdcollide::particle_world: relisted pairs out of order");
+    }
+#endif
+
+    // Boxes: the leavers' entries made again.
+    new_pairs_.clear();
+    for (const std::uint32_t v : leavers_) {
+        append_box_contacts(v, new_pairs_);
+    }
+    {
+        const std::span<const circle_pair> fresh = sorted_new_entries();
+        const circle_pair* next = fresh.data();
+        merged_box_contacts_.resize(box_contacts_.size() + fresh.size());
+        const circle_pair* const end = merge(
+            box_contacts_.data(), box_contacts_.data() + box_contacts_.size(), next,
+            fresh.data() + fresh.size(), merged_box_contacts_.data(),
+            [&](circle_pair q) { return is_leaver_[q.a] != 0; }, [](circle_pair) {});
+        merged_box_contacts_.resize(static_cast<std::size_t>(end - merged_box_contacts_.data()));
+        box_contacts_.swap(merged_box_contacts_);
+#ifndef NDEBUG
+        if (!std::is_sorted(box_contacts_.begin(), box_contacts_.end(), before)) {
+            throw std::logic_error("simdcollide::particle_world: relisted box contacts out of "
+                                   "order");
+        }
+#endif
+    }
+}
+
+} // namespace simdcollide

@@ -1,0 +1,262 @@
+// The parts of phases 3 and 6 (world_schedule.hpp).
+#include "world/world_schedule.hpp"
+
+#include "world/world_state.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <memory>
+#include <utility>
+
+namespace simdcollide::detail {
+
+namespace {
+
+constexpr std::size_t smallest_block = 16384;
+constexpr std::size_t largest_block = 65536;
+
+// The least block size for a list: the smallest power of two at least twice the span
+// (b - a) that 99 of 100 pairs stay within, from 16384 to 65536. Slots go row by row of a
+// grid's cells, so a pair spans about a row of circles; two rows a block keep most pairs
+// within a block or between two neighbours. At least 16384: each seam between blocks, and
+// each of a part's eight runs in phase 6 (world.hpp), is a place where an impulse is not
+// carried on up a column in the same pass, and deep piles cut into blocks of a few thousand
+// circles calm several times more slowly (docs/world-design.md, "Workers").
+std::size_t least_block_for(std::span<const circle_pair> pairs) {
+    std::size_t count_of_width[33] = {};
+    for (const circle_pair q : pairs) {
+        ++count_of_width[static_cast<std::size_t>(std::bit_width(q.b - q.a))];
+    }
+    std::size_t beyond = pairs.size();
+    std::size_t width = 0;
+    while (width < 32 && beyond > pairs.size() / 100) {
+        beyond -= count_of_width[width];
+        ++width;
+    }
+    // Now at most one pair in a hundred spans 2^(width - 1) or more: a block of 2^width.
+    const std::size_t block = std::size_t{1} << std::min<std::size_t>(width, 16);
+    return std::clamp(block, smallest_block, largest_block);
+}
+
+// The block size for n slots: where the least block fits four times or more, the slots
+// are cut into a multiple of four blocks of about equal size, each at least the least block
+// and a whole number of chunks (pair_groups.hpp), so that each wave has an even number of
+// parts of about the same work (with blocks of the least size, 100 000 circles make seven
+// blocks, and one worker of two took two of the three odd parts alone). Fewer slots are
+// cut into blocks of the least size.
+std::size_t block_size_for(std::span<const circle_pair> pairs, std::size_t n) {
+    const std::size_t least = least_block_for(pairs);
+    const std::size_t blocks = n / (4 * least) * 4;
+    if (blocks == 0) {
+        return least;
+    }
+    const std::size_t even = (n + blocks - 1) / blocks;
+    return (even + circles_per_chunk - 1) / circles_per_chunk * circles_per_chunk;
+}
+
+// A part's pairs, in slots, moved to offsets from their lowest slot; its range.
+void rebase(pair_part& part) {
+    if (part.pairs.empty()) {
+        part.first = 0;
+        part.end = 0;
+        return;
+    }
+    std::uint32_t first = part.pairs.front().a; // list order: the first pair has the lowest a
+    std::uint32_t last = 0;
+    for (const circle_pair q : part.pairs) {
+        last = std::max(last, q.b);
+    }
+    for (circle_pair& q : part.pairs) {
+        q = {q.a - first, q.b - first};
+    }
+    part.first = first;
+    part.end = last + 1;
+}
+
+} // namespace
+
+// The pairs of block k's first circles into its three lists.
+void pair_schedule::cut_block(std::span<const circle_pair> pairs, std::size_t k) {
+    const std::size_t end = std::min(n_, (k + 1) * block_);
+    const std::size_t next_end = std::min(n_, (k + 2) * block_);
+    own_of_[k].clear();
+    seam_of_[k].clear();
+    far_of_[k].clear();
+    for (std::size_t at = list_from_[k]; at < list_from_[k + 1]; ++at) {
+        const circle_pair q = pairs[at];
+        if (q.b < end) {
+            own_of_[k].push_back(q);
+        } else if (q.b < next_end) {
+            seam_of_[k].push_back(q);
+        } else {
+            far_of_[k].push_back(q);
+        }
+    }
+}
+
+// Part k: the seam below block k, then block k's own pairs (list order), from the start of
+// the lowest chunk they name (or the block's first slot) to the block's end, grouped.
+// Starting on a chunk lets the part's grouper regroup only the chunks that changed:
+// `changed` holds the list's flags (none: group afresh).
+void pair_schedule::make_part(std::size_t k, std::span<const circle_pair> whole,
+                              std::span<const std::uint8_t> changed) {
+    pair_part& part = parts_[k];
+    const std::vector<circle_pair>* const seam = k > 0 ? &seam_of_[k - 1] : nullptr;
+    const auto lowest = seam != nullptr && !seam->empty() ? seam->front().a
+                                                          : static_cast<std::uint32_t>(k * block_);
+    const auto first = static_cast<std::uint32_t>(lowest / circles_per_chunk * circles_per_chunk);
+    if (parts_.size() == 1) {
+        part.pairs.assign(whole.begin(), whole.end());
+    } else {
+        part.pairs.clear();
+        if (seam != nullptr) {
+            part.pairs.assign(seam->begin(), seam->end());
+        }
+        part.pairs.insert(part.pairs.end(), own_of_[k].begin(), own_of_[k].end());
+    }
+    part.first = first;
+    part.end = static_cast<std::uint32_t>(std::min(n_, (k + 1) * block_));
+    if (first != 0) {
+        for (circle_pair& q : part.pairs) {
+            q = {q.a - first, q.b - first};
+        }
+    }
+    const std::size_t count = part.end - part.first;
+    if (!changed.empty() && part.grouper.groups().circle_count() == count) {
+        const std::size_t from = first / circles_per_chunk;
+        std::vector<std::uint8_t> changed_here((count + circles_per_chunk - 1) / circles_per_chunk,
+                                               1);
+        for (std::size_t c = 0; c < changed_here.size() && from + c < changed.size(); ++c) {
+            changed_here[c] = changed[from + c];
+        }
+        part.grouper.regroup(part.pairs, count, changed_here);
+    } else {
+        part.grouper.group(part.pairs, count);
+    }
+}
+
+void pair_schedule::build(std::span<const circle_pair> pairs, std::size_t n,
+                          std::span<const std::uint8_t> changed, bool all, const task_runner& tasks,
+                          std::size_t block) {
+    const bool fresh = all || !built_for(n);
+    if (fresh) {
+        n_ = n;
+        block_ = block != 0 ? block : block_size_for(pairs, n);
+        const std::size_t blocks = (n + block_ - 1) / block_;
+        parts_.resize(blocks);
+        for (std::vector<std::vector<circle_pair>>* lists : {&own_of_, &seam_of_, &far_of_}) {
+            lists->resize(blocks);
+            for (std::vector<circle_pair>& list : *lists) {
+                list.clear();
+            }
+        }
+    }
+    const std::size_t blocks = parts_.size();
+    list_from_.resize(blocks + 1);
+    for (std::size_t k = 0; k <= blocks; ++k) {
+        const auto first = static_cast<std::uint32_t>(std::min(n, k * block_));
+        list_from_[k] = static_cast<std::size_t>(
+            std::lower_bound(pairs.begin(), pairs.end(), first,
+                             [](circle_pair q, std::uint32_t slot) { return q.a < slot; }) -
+            pairs.begin());
+    }
+    list_from_[blocks] = pairs.size();
+    // A block is cut again when a chunk of its first circles changed.
+    const std::size_t chunks_per_block = block_ / circles_per_chunk;
+    const auto block_changed = [&](std::size_t k) {
+        for (std::size_t c = k * chunks_per_block; c < (k + 1) * chunks_per_block; ++c) {
+            if (c >= changed.size() || changed[c] != 0) {
+                return true;
+            }
+        }
+        return false;
+    };
+    bool any = fresh;
+    std::vector<std::uint8_t> redo(blocks);
+    for (std::size_t k = 0; k < blocks; ++k) {
+        redo[k] = fresh || block_changed(k) ? 1 : 0;
+        any = any || redo[k] != 0;
+    }
+    // The list's chunks, and the blocks cut again, block by block on the workers.
+    const std::size_t chunk_count = (n + circles_per_chunk - 1) / circles_per_chunk;
+    chunks_.resize(chunk_count);
+    for_each_item(tasks, blocks, [&](std::size_t k) {
+        if (redo[k] != 0 && blocks > 1) { // one block: its part is the whole list
+            cut_block(pairs, k);
+        }
+        // Each chunk's place in the list, and its reach where its pairs changed.
+        const std::size_t last_chunk = std::min(chunk_count, (k + 1) * chunks_per_block);
+        for (std::size_t c = k * chunks_per_block; c < last_chunk; ++c) {
+            const auto first = static_cast<std::uint32_t>(c * circles_per_chunk);
+            chunks_[c].block = c;
+            chunks_[c].list_begin = static_cast<std::size_t>(
+                std::lower_bound(pairs.begin() + static_cast<std::ptrdiff_t>(list_from_[k]),
+                                 pairs.begin() + static_cast<std::ptrdiff_t>(list_from_[k + 1]),
+                                 first,
+                                 [](circle_pair q, std::uint32_t slot) { return q.a < slot; }) -
+                pairs.begin());
+        }
+        for (std::size_t c = k * chunks_per_block; c < last_chunk; ++c) {
+            list_chunk& chunk = chunks_[c];
+            chunk.list_end = c + 1 < last_chunk ? chunks_[c + 1].list_begin : list_from_[k + 1];
+            if (fresh || c >= changed.size() || changed[c] != 0) {
+                chunk.reach = 0;
+                for (std::size_t at = chunk.list_begin; at < chunk.list_end; ++at) {
+                    chunk.reach = std::max(chunk.reach, pairs[at].b + 1);
+                }
+            }
+        }
+    });
+    // Part k holds the seam of block k - 1 and the own pairs of block k.
+    for_each_item(tasks, blocks, [&](std::size_t k) {
+        if (redo[k] != 0 || (k > 0 && redo[k - 1] != 0)) {
+            make_part(k, pairs, fresh ? std::span<const std::uint8_t>{} : changed);
+        }
+    });
+    if (any) {
+        far_.pairs.clear();
+        for (const std::vector<circle_pair>& far : far_of_) {
+            far_.pairs.insert(far_.pairs.end(), far.begin(), far.end());
+        }
+        rebase(far_);
+        far_.grouper.group(far_.pairs, far_.end - far_.first);
+    }
+    // Each part's room in the touch list, in the order the waves take them.
+    std::size_t at = 0;
+    for (std::size_t parity : {0, 1}) {
+        for (std::size_t k = parity; k < parts_.size(); k += 2) {
+            parts_[k].touch_at = at;
+            at += parts_[k].pairs.size();
+        }
+    }
+    far_.touch_at = at;
+    pair_count_ = at + far_.pairs.size();
+    built_ = true;
+}
+
+} // namespace simdcollide::detail
+
+namespace simdcollide::detail {
+
+schedule_holder::schedule_holder() = default;
+schedule_holder::~schedule_holder() = default;
+schedule_holder::schedule_holder(const schedule_holder& other)
+    : schedule_(other.schedule_ ? std::make_unique<pair_schedule>(*other.schedule_) : nullptr) {}
+schedule_holder& schedule_holder::operator=(const schedule_holder& other) {
+    if (this != &other) {
+        schedule_ = other.schedule_ ? std::make_unique<pair_schedule>(*other.schedule_) : nullptr;
+    }
+    return *this;
+}
+schedule_holder::schedule_holder(schedule_holder&& other) noexcept = default;
+schedule_holder& schedule_holder::operator=(schedule_holder&& other) noexcept = default;
+
+// Made on first use: a world that was moved from, or never stepped, holds none.
+pair_schedule& schedule_holder::get() const {
+    if (!schedule_) {
+        schedule_ = std::make_unique<pair_schedule>();
+    }
+    return *schedule_;
+}
+
+} // namespace simdcollide::detail

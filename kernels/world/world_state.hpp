@@ -1,0 +1,326 @@
+// The particle world's state and every stage of its step: what particle_world (world.hpp)
+// is the public face of. Internal, not installed: the world's stages (kernels/world*.cpp)
+// define its functions, and the tests and benchmarks reach what they look into through
+// state_of(world).
+#pragma once
+
+#include <simdcollide/world.hpp>
+
+#include "pairwise/world_records.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace simdcollide::detail {
+
+class worker_pool;
+struct task_runner;
+class pair_schedule;
+struct kernel_table;
+
+/// The world's schedule of its pairs for phases 3 and 6 (kernels/world/world_schedule.hpp), owned
+/// and copied with the world.
+class schedule_holder {
+public:
+    schedule_holder();
+    ~schedule_holder();
+    schedule_holder(const schedule_holder& other);
+    schedule_holder& operator=(const schedule_holder& other);
+    schedule_holder(schedule_holder&& other) noexcept;
+    schedule_holder& operator=(schedule_holder&& other) noexcept;
+    [[nodiscard]] pair_schedule& get() const;
+
+private:
+    mutable std::unique_ptr<pair_schedule> schedule_;
+};
+/// A particle world (world.hpp, which says what a step does): its circles, boxes and lists,
+/// and the stages of its step, each in a file of its own (docs/architecture.md).
+class world_state {
+public:
+    using listing_counts = particle_world::listing_counts;
+    static constexpr std::size_t sort_every = particle_world::sort_every;
+    static constexpr float max_time_step = particle_world::max_time_step;
+    static constexpr float min_substep = particle_world::min_substep;
+
+    /// Throws std::invalid_argument if an option is out of range (see world_options).
+    explicit world_state(world_options options);
+
+    // What particle_world's functions of the same names do.
+    std::size_t add_circle(circle c, float inverse_mass, float vx, float vy);
+    std::size_t add_circles(circles_cview circles, std::span<const float> inverse_mass,
+                            std::span<const float> vx, std::span<const float> vy);
+    void remove_circle(std::size_t index);
+    std::size_t remove_marked(std::span<const std::uint8_t> doomed);
+    void set_boxes(aabbs_view boxes);
+    std::size_t add_kinematic_box(aabb box, float vx, float vy);
+    void set_kinematic_velocity(std::size_t index, float vx, float vy);
+    void move_kinematic_box(std::size_t index, aabb next);
+    void remove_kinematic_box(std::size_t index);
+    [[nodiscard]] std::size_t kinematic_box_count() const noexcept { return kinematic_.vx.size(); }
+    [[nodiscard]] particle_world::kinematic_box kinematic_box_at(std::size_t index) const;
+    void step(float dt);
+    [[nodiscard]] std::size_t size() const noexcept { return indexed_.x.size(); }
+    [[nodiscard]] particles_view particles() noexcept;
+    [[nodiscard]] const static_box_grid& boxes() const noexcept { return grid_; }
+    [[nodiscard]] const world_options& options() const noexcept { return options_; }
+    [[nodiscard]] std::size_t last_pair_count() const noexcept { return pairs_.size(); }
+    [[nodiscard]] std::vector<circle_pair> listed_pairs() const;
+    [[nodiscard]] listing_counts listings() const noexcept { return listings_; }
+
+    // For tests, benchmarks and diagnostics.
+    /// The listed pairs as the step keeps them: in slot indices (the circles in the step's own
+    /// order, which the world sorts them into now and then), sorted, and, in bands, the same
+    /// pairs in the groups phase 3 separates them in (pair_groups.hpp; empty outside bands,
+    /// where schedule_in_slots() has them). For tests and diagnostics; valid until the next
+    /// step.
+    [[nodiscard]] std::span<const circle_pair> pairs_in_slots() const noexcept { return pairs_; }
+    [[nodiscard]] const pair_groups& groups_in_slots() const noexcept { return grouper_.groups(); }
+    /// The parts phases 3 and 6 take the pairs in, outside bands
+    /// (kernels/world/world_schedule.hpp). For tests; valid until the next step.
+    [[nodiscard]] const detail::pair_schedule& schedule_in_slots() const { return schedule_.get(); }
+    /// The listed circle-box entries as the step keeps them: (slot, box), where box indexes
+    /// boxes().boxes(), sorted by slot and then box. For tests and diagnostics; valid until
+    /// the next step.
+    [[nodiscard]] std::span<const circle_pair> box_contacts_in_slots() const noexcept {
+        return box_contacts_;
+    }
+    /// Entries in the ring where substeps in bands keep what they need per circle while its
+    /// band is in flight (world_options::circles_per_band), as planned for the last step
+    /// that ran in bands: fewer than size() when the entries go round it, size() when each
+    /// circle has its own, 0 before any step in bands. For tests and diagnostics.
+    [[nodiscard]] std::size_t band_ring_entries() const noexcept {
+        if (band_reach_.empty()) {
+            return 0;
+        }
+        return band_ring_mask_ == ~std::uint32_t{0} ? size() : std::size_t{band_ring_mask_} + 1;
+    }
+    /// Substeps that ran in bands at once at most in the last step that ran in bands
+    /// (world_options::overlap_substeps_from): 1 where they ran one after another, 0 before
+    /// any step in bands. For tests and diagnostics.
+    [[nodiscard]] std::size_t band_substeps_in_flight() const noexcept { return band_in_flight_; }
+    /// What a step of dt does to find its fast circles (world.hpp, step 1b), alone: the
+    /// floor, then each substep's look, all from the state as it is. Returns how many fast
+    /// circles the looks found. For the benchmarks.
+    std::size_t look_for_fast_circles(float dt);
+    /// The (slot, kinematic box) entries of the last step (world.hpp, steps 1c, 2, 4 and 6):
+    /// each circle whose listed reach meets a kinematic box's path over the step, by slot
+    /// and then box. For tests; valid until the next step.
+    [[nodiscard]] std::size_t kinematic_entry_count() const noexcept {
+        return kinematic_found_.size();
+    }
+    /// How the entries were found: afresh (every box), and in part (the boxes that left
+    /// their regions and the circles listed again alone), over the world's steps.
+    [[nodiscard]] listing_counts kinematic_listings() const noexcept { return kinematic_listings_; }
+    /// Has the next step list every kinematic box's entries afresh. For tests.
+    void relist_kinematic_boxes() noexcept { kinematic_listed_ = false; }
+    /// The circles in those entries, each once.
+    [[nodiscard]] std::size_t kinematic_circle_count() const noexcept {
+        std::size_t circles = 0;
+        for (std::size_t e = 0; e < kinematic_found_.size(); ++e) {
+            circles += e == 0 || kinematic_found_[e].a != kinematic_found_[e - 1].a ? 1 : 0;
+        }
+        return circles;
+    }
+    /// What a substep of length h (time units) records its touches with, from the options
+    /// (detail: for the benchmarks that time phases 3 and 6 alone as a step runs them).
+    [[nodiscard]] detail::touch_parameters touch_parameters_for(float h) const;
+
+private:
+    /// Most circles listed again on their own before a step lists everything again: an
+    /// eighth of them, and at least 64. Each costs a look at the few cells near it; what it
+    /// costs beyond that, passes over the lists and now and then a sort of every circle
+    /// into cells, is far below a full listing's search.
+    [[nodiscard]] std::size_t relist_at_most() const noexcept {
+        return size() / 8 > 64 ? size() / 8 : 64;
+    }
+
+    enum class listing { kept, some, all };
+    [[nodiscard]] float step_fall(float dt) const;
+    [[nodiscard]] float step_reach(std::size_t i, float dt, float fall) const;
+    [[nodiscard]] listing listing_needed(float dt);
+    bool find_leavers(std::size_t begin, std::size_t end, float dt, float fall,
+                      std::vector<std::uint32_t>& leavers) const;
+    void list_contacts(float dt);
+    void relist_leavers(float dt);
+    void list_box_contacts();
+    void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
+    void substep(float h, const detail::kernel_table& kernels);
+    [[nodiscard]] bool fast_in_step(float h);
+    [[nodiscard]] float fast_floor(float h);
+    void find_fast_circles(float h, float floor, const detail::kernel_table& kernels);
+    void list_static_circles();
+    void sweep_fast_circles();
+    void find_box_contact_blocks();
+    void plan_kinematic_step(float dt);
+    void list_kinematic_entries(listing listed, bool resorted);
+    void list_near_kinematic_box(std::size_t box, std::vector<circle_pair>& out);
+    void relist_kinematic_entries(listing listed);
+    void index_kinematic_entries();
+    void index_kinematic_circles();
+    void kinematic_substep_start(int substep);
+    void note_kinematic_starts(float h);
+    void sweep_kinematic_boxes();
+    void aim_kinematic_touches(std::size_t from, std::size_t count);
+    void weigh_kinematic_touches(std::size_t from, std::size_t count, float inverse_h);
+    void finish_kinematic_step();
+    [[nodiscard]] std::size_t static_box_count() const noexcept { return grid_.boxes().count; }
+    /// The step's listed (circle, box) entries: the static boxes', and where circles are
+    /// listed with kinematic boxes, theirs too (box static_box_count() + k for kinematic box
+    /// k), by slot and then box.
+    [[nodiscard]] const std::vector<circle_pair>& step_box_contacts() const noexcept {
+        return kinematic_found_.empty() ? box_contacts_ : kinematic_box_contacts_;
+    }
+    /// The velocity in contacts of the step's box `box` (as step_box_contacts() numbers
+    /// them), into (vx, vy): a kinematic box's is taken away, a static box's is none.
+    void relative_to_box(std::uint32_t box, float& vx, float& vy) const noexcept {
+        const std::size_t k = std::size_t{box} - static_box_count();
+        if (box >= static_box_count() && k < kinematic_.contact_vx.size()) {
+            vx -= kinematic_.contact_vx[k];
+            vy -= kinematic_.contact_vy[k];
+        }
+    }
+    void plan_bands();
+    void substeps_in_bands(float h, const detail::kernel_table& kernels);
+    void respond_in_passes(const particles_view& p, float friction);
+    [[nodiscard]] bool banded() const noexcept {
+        return options_.circles_per_band != 0 && options_.separation_iterations == 1 &&
+               options_.velocity_iterations == 1;
+    }
+    void sort_slots();
+    [[nodiscard]] detail::task_runner task_runner() const noexcept;
+    void gather(const detail::kernel_table& kernels);
+    void scatter(const detail::kernel_table& kernels);
+    [[nodiscard]] particles_view slots() noexcept;
+
+    world_options options_;
+    // The circles as the caller indexes them (particles()).
+    struct {
+        aligned_floats x, y, radius, inverse_mass, vx, vy;
+    } indexed_;
+    // The same fields in slot order, where a step works, the circle in each slot and the
+    // slot of each circle. Every list below names slots.
+    aligned_floats x_, y_, radius_, inverse_mass_, vx_, vy_;
+    std::vector<std::uint32_t> circle_of_slot_, slot_of_circle_;
+    std::size_t steps_ = 0;
+    static_box_grid grid_;
+    pair_finder finder_;
+    std::vector<circle_pair> pairs_;
+    pair_grouper grouper_;             // pairs_ in groups that share no circle (phase 3 in bands)
+    detail::schedule_holder schedule_; // pairs_ in parts, in groups (phase 3 otherwise)
+    aligned_floats part_scratch_;      // the kernels' scratch: 8 floats a slot
+    std::vector<circle_pair> box_contacts_; // (circle, box)
+    // Circle pairs in contact (recorded by phase 3): each part's at its touch_at, as many as
+    // its touching (in bands, each band's where the band plan puts them).
+    std::vector<detail::world_touch> pair_touching_;
+    // Boxes in contact (phase 2), as (box, circle): each block's at its first entry in
+    // box_contacts_from_, as many as box_touching_in_block_ (in bands, per band).
+    std::vector<detail::world_touch> box_touching_;
+    // The grid's boxes as records of (min x, min y, max x, max y), for phases 2 and 4.
+    aligned_floats box_records_;
+    std::vector<float> moved_from_x_, moved_from_y_; // positions after integration
+    std::vector<std::uint32_t> candidates_;
+    aligned_floats search_radius_;
+    std::vector<detail::impulse_total> impulse_totals_; // phase 6's, velocity_iterations > 1
+    // The last listing: positions, radii and inverse masses then, and each circle's margin.
+    std::vector<float> listed_x_, listed_y_, listed_radius_, listed_inverse_mass_, listed_margin_;
+    bool boxes_changed_ = true;
+    bool circles_changed_ = true; // added or removed since the last sort into slots
+    // Partial listing: the circles that would leave their margins (ascending), a flag per
+    // circle for them, the lists' new entries, and a scratch list for each list to be
+    // merged into (holding its last version). The listed circles (listed centre,
+    // search radius) sorted into cells, and those listed again since that sort (relisted_),
+    // whose cell entries are out of date; cells_current_ is false from each full listing
+    // until the next sort.
+    std::vector<std::uint32_t> leavers_;
+    std::vector<std::vector<std::uint32_t>> leavers_of_block_; // listing_needed's, per block
+    std::vector<std::uint8_t> is_leaver_;
+    std::vector<circle_pair> new_pairs_, merged_pairs_, merged_box_contacts_;
+    std::vector<std::uint8_t> changed_blocks_; // of pairs_, by first circle (pair_grouper)
+    detail::circle_cells listed_cells_;
+    detail::moved_circles relisted_;
+    bool cells_current_ = false;
+    listing_counts listings_;
+    // Bands (bands.hpp): the plan for the lists as they are (current while
+    // bands_current_), room for the touches of the bands in flight, the ring of per-circle
+    // entries (band_plan::ring_mask), and scratch.
+    std::vector<std::uint32_t> band_group_end_, band_reach_, band_touch_start_, band_listed_end_;
+    std::size_t band_touch_room_ = 0;
+    std::uint32_t band_ring_mask_ = ~std::uint32_t{0};
+    std::size_t band_in_flight_ = 0; // band_substeps_in_flight()
+    bool bands_current_ = false;
+    std::vector<std::uint32_t> band_box_touch_end_, touch_group_end_;
+    std::vector<std::uint8_t> band_velocity_ok_;
+    aligned_floats band_scratch_;
+    // Continuous collision (world_sweep.cpp): the substep's fast circles (slots, ascending)
+    // and where each started it; the static circles' bounding squares in a grid of their
+    // own (current while static_circles_current_, which each step clears), the slot of
+    // each, and the candidates of a sweep.
+    std::vector<std::uint32_t> fast_;
+    std::vector<float> fast_start_x_, fast_start_y_;
+    float fast_floor_ = 0.0F; // fast_floor() for the step's substeps
+    // The substep's largest squared speed before phase 1, where find_fast_circles looked at
+    // it; infinity where it did not.
+    float fastest_ = 0.0F;
+    static_box_grid static_circles_;
+    std::vector<std::uint32_t> static_slots_, near_;
+    bool static_circles_current_ = false;
+    // Kinematic boxes (world_kinematic.cpp), by index: where each is, its velocity, and the
+    // place move_kinematic_box gave it for the next step (if moving). For the step under
+    // way: where each started it, its corners' move a substep, and its velocity in contacts;
+    // where each is at the start (box_from) and end (box_to) of the substep under way, as
+    // records of (min x, min y, max x, max y).
+    struct {
+        std::vector<float> min_x, min_y, max_x, max_y, vx, vy;
+        std::vector<std::uint8_t> moving;
+        std::vector<float> next_min_x, next_min_y, next_max_x, next_max_y;
+        std::vector<float> step_move; // 4 a box: the corners' move a substep
+        std::vector<float> step_end;  // 4 a box: where the step ends its corners
+        // 4 a box: the bounds that its entries were listed for (where it went in the step
+        // it was listed in, and a margin), kept while it goes no further
+        std::vector<float> region;
+        std::vector<float> contact_vx, contact_vy;
+        std::vector<float> box_from, box_to;
+        std::vector<float> centre_move; // 2 a box: its centre's move in the substep
+        float furthest_move = 0.0F;     // the furthest a box's centre moves in the substep
+        bool sweeps = false;            // whether a circle can be fast against a box (1c)
+    } kinematic_;
+    // The step's entries (kinematic_found_: (slot, kinematic box), by slot and then box,
+    // world_kinematic_lists.cpp), and for step 1c the circles in them (slots, ascending), the
+    // first of each one's boxes in kinematic_box_of_ (and one past the last), and where each
+    // circle started the substep; scratch for sorting, and where each slot's entries start;
+    // and the entries merged with the static boxes' (step_box_contacts()).
+    std::vector<std::uint32_t> kinematic_circles_, kinematic_first_, kinematic_box_of_;
+    std::vector<float> kinematic_start_x_, kinematic_start_y_;
+    std::vector<circle_pair> kinematic_found_, kinematic_sorted_, kinematic_box_contacts_;
+    std::vector<std::uint32_t> kinematic_slot_start_;
+    // Whether kinematic_found_ holds each box's entries for its region and the circles'
+    // lists as they are; the regions in a grid (current while kinematic_regions_current_),
+    // for the circles listed again on their own; and scratch.
+    bool kinematic_listed_ = false;
+    bool kinematic_circles_current_ = false; // kinematic_circles_ and the rest, this step's
+    listing_counts kinematic_listings_;
+    static_box_grid kinematic_regions_;
+    bool kinematic_regions_current_ = false;
+    std::vector<circle_pair> kinematic_fresh_;
+    std::vector<std::uint32_t> kinematic_near_;
+    std::vector<std::uint8_t> kinematic_regrown_;
+    // A step that ran outside bands in a world with bands (for its fast circles) built the
+    // schedule afresh; when the lists change in bands, the schedule is out of date.
+    bool schedule_stale_ = true;
+    // Workers: the world's own pool (none with one worker or the host's callbacks), and the
+    // callbacks the step's tasks go to (none: the calling thread runs them).
+    std::shared_ptr<detail::worker_pool> pool_;
+    task_callbacks tasks_{};
+    // Where each block of circles_per_task slots starts in box_contacts_ (and one past the
+    // last block, its end), for phases 2 and 4 on the workers.
+    std::vector<std::size_t> box_contacts_from_, box_touching_in_block_;
+};
+
+/// The state behind a world: for the tests and benchmarks that look into its step.
+world_state& state_of(particle_world& world) noexcept;
+const world_state& state_of(const particle_world& world) noexcept;
+
+} // namespace simdcollide::detail
