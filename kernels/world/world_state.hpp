@@ -146,7 +146,10 @@ private:
     void list_contacts(float dt);
     void relist_leavers(float dt);
     void list_box_contacts();
-    void append_box_contacts(std::size_t i, std::vector<circle_pair>& out);
+    void append_box_contacts(std::size_t i, std::vector<circle_pair>& out,
+                             std::vector<std::uint32_t>& candidates) const;
+    template <class Find>
+    void find_new_entries(Find&& find);
     void substep(float h, const detail::kernel_table& kernels);
     [[nodiscard]] bool fast_in_step(float h);
     [[nodiscard]] float fast_floor(float h);
@@ -222,6 +225,9 @@ private:
     aligned_floats box_records_;
     std::vector<float> moved_from_x_, moved_from_y_; // positions after integration
     std::vector<std::uint32_t> candidates_;
+    // relist_leavers' lists of new entries and scratch, a block of leavers each, on workers
+    std::vector<std::vector<circle_pair>> found_of_block_;
+    std::vector<std::vector<std::uint32_t>> candidates_of_block_;
     aligned_floats search_radius_;
     std::vector<detail::impulse_total> impulse_totals_; // phase 6's, velocity_iterations > 1
     // The last listing: positions, radii and inverse masses then, and each circle's margin.
