@@ -86,6 +86,8 @@ cmake --build "$root/tsan" -j"$jobs" --target simdcollide_thread_tests
 one_path='every_isa/workers_same_bits.*/reference:every_isa/workers_same_bits.*/sse2'
 one_path+=':every_isa/workers_same_bits.*/avx512:every_isa/batch_workers.*/reference'
 one_path+=':every_isa/batch_workers.*/sse2:every_isa/batch_workers.*/avx512'
+one_path+=':every_isa/pair_blocks_on_each_isa.*/reference:every_isa/pair_blocks_on_each_isa.*/sse2'
+one_path+=':every_isa/pair_blocks_on_each_isa.*/avx512'
 TSAN_OPTIONS=halt_on_error=1 "$root/tsan/tests/simdcollide_thread_tests" \
     --gtest_filter="-$one_path"
 

@@ -25,17 +25,22 @@
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/pair_finder.hpp>
 #include <simdcollide/soa.hpp>
+#include <simdcollide/workers.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 namespace simdcollide {
 
+class pair_blocks;
+
 namespace detail {
 class pair_schedule;
 class world_state;
+const pair_schedule& schedule_of(const pair_blocks& blocks) noexcept;
 } // namespace detail
 
 /// Circles whose pairs are grouped together (see the top of this file). In a packed pile
@@ -119,6 +124,51 @@ private:
     std::vector<std::uint8_t> colour_; // per pair of the chunk being coloured
 };
 
+/// A pair list cut so that workers can separate it in order, side by side, with the bits of
+/// one thread: the particle world's schedule (world.hpp, "The schedule"). The circles are cut
+/// into blocks of block_circles() consecutive indices. Part k holds, in list order, the pairs
+/// whose second circle lies in block k and whose first lies in block k or k - 1, grouped as
+/// pair_grouper groups them; the far part holds the pairs that reach further. The order of
+/// separate_in_order below: the parts of even blocks, then those of odd blocks, then the far
+/// part. The parts of each of those waves name disjoint circles, so workers take them side
+/// by side, and the order does not depend on how many there are. Circles ordered so that
+/// pairs join near indices (sorted by cell, row by row, as the world's slots are) have few
+/// pairs across blocks and none further.
+class pair_blocks {
+public:
+    pair_blocks();
+    ~pair_blocks();
+    pair_blocks(const pair_blocks& other);
+    pair_blocks& operator=(const pair_blocks& other);
+    pair_blocks(pair_blocks&& other) noexcept;
+    pair_blocks& operator=(pair_blocks&& other) noexcept;
+
+    /// Cuts `pairs` of `circle_count` circles: every pair (a, b) with a < b < circle_count,
+    /// the list ascending by a then b with no pair twice (as pair_finder::find gives it).
+    /// `block_circles`: a power of two from 1 024 to 2^20, or 0 (the default) to choose as the
+    /// world does: at least 16 384 and twice the index distance that 99 of 100 pairs stay
+    /// within, and where four such blocks fit, four or a multiple of four of about equal size.
+    /// The cut depends on these arguments alone. Throws std::invalid_argument, keeping the
+    /// last cut, for a list or a block size that is not so.
+    void cut(std::span<const circle_pair> pairs, std::size_t circle_count,
+             std::size_t block_circles = 0);
+    /// The same cut, made on `w`'s workers.
+    void cut(std::span<const circle_pair> pairs, std::size_t circle_count,
+             std::size_t block_circles, const workers& w);
+
+    [[nodiscard]] std::size_t circle_count() const noexcept;
+    /// Circles in a block (the last may have fewer); 0 before the first cut.
+    [[nodiscard]] std::size_t block_circles() const noexcept;
+    /// Blocks, and so parts besides the far part.
+    [[nodiscard]] std::size_t blocks() const noexcept;
+    /// Pairs in the far part: those that reach past the block above their first circle's.
+    [[nodiscard]] std::size_t far_pairs() const noexcept;
+
+private:
+    friend const detail::pair_schedule& detail::schedule_of(const pair_blocks& blocks) noexcept;
+    std::unique_ptr<detail::pair_schedule> schedule_;
+};
+
 /// Separates the grouped pairs in order, `rounds` times over the list: each pair in contact
 /// moves its circles as circle_circle.hpp's pairwise separate does (docs/behaviour.md's rule, in
 /// the weighting `mode`), from the positions the pairs before it left. A circle that no pair moves
@@ -134,10 +184,28 @@ void separate_in_order(particles_view circles, const pair_groups& groups,
                        separation_weighting mode = separation_weighting::inverse_mass,
                        int rounds = 1);
 
+/// separate_in_order over a cut list, in its order (pair_blocks): each part's pairs as the
+/// call above takes a grouped list, all `rounds` rounds of a part before the next part. The
+/// parts of a wave run side by side on `w`'s workers (none: the calling thread); the bits are
+/// those of one worker. Throws std::invalid_argument, writing nothing, unless circles.count
+/// equals blocks.circle_count(), rounds >= 0, no array is null, and x and y share memory with
+/// no other array. `workspace` is scratch (four floats a circle).
+void separate_in_order(particles_view circles, const pair_blocks& blocks, separation_weighting mode,
+                       int rounds, separation_workspace& workspace, const workers& w);
+void separate_in_order(particles_view circles, const pair_blocks& blocks, separation_weighting mode,
+                       int rounds, const workers& w);
+void separate_in_order(particles_view circles, const pair_blocks& blocks,
+                       separation_weighting mode = separation_weighting::inverse_mass,
+                       int rounds = 1);
+
 namespace reference {
 void separate_in_order(particles_view circles, const pair_groups& groups, separation_weighting mode,
                        int rounds, separation_workspace& workspace);
 void separate_in_order(particles_view circles, const pair_groups& groups,
+                       separation_weighting mode = separation_weighting::inverse_mass,
+                       int rounds = 1);
+/// The reference of separate_in_order over a cut list: the same order, one pair at a time.
+void separate_in_order(particles_view circles, const pair_blocks& blocks,
                        separation_weighting mode = separation_weighting::inverse_mass,
                        int rounds = 1);
 } // namespace reference

@@ -106,7 +106,7 @@
 //      component along gravity, and W is the sum of the weights so scaled (phase 3 keeps
 //      the scaled weights in its records of the contacts).
 //
-// The schedule (kernels/world/world_schedule.hpp): the slots are cut into blocks of
+// The schedule (kernels/broad_phase/pair_schedule.hpp): the slots are cut into blocks of
 // world_options::circles_per_block slots, or by default chosen from the list when it is
 // made afresh: at least twice the slot distance that 99 of 100 pairs stay within, and at
 // least 16 384; where four such blocks fit, a multiple of four blocks of about equal size

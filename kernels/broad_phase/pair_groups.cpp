@@ -206,19 +206,7 @@ namespace {
 void separate_in_order_with(const detail::kernel_table& t, particles_view c,
                             const pair_groups& groups, separation_weighting mode, int rounds,
                             separation_workspace& workspace) {
-    constexpr const char* kernel = "separate_in_order";
-    detail::require_count(kernel, "circles", groups.circle_count(), c.count);
-    detail::require_fields(kernel, "circles", c.count, {c.x, c.y, c.radius, c.inverse_mass});
-    if (rounds < 0) {
-        throw std::invalid_argument(std::string("simdcollide::") + kernel + ": rounds is " +
-                                    std::to_string(rounds) + ", must be >= 0");
-    }
-    detail::require_apart(kernel,
-                          {detail::writes("circles.x", c.x, c.count),
-                           detail::writes("circles.y", c.y, c.count),
-                           detail::reads("circles.radius", c.radius, c.count),
-                           detail::reads("circles.inverse_mass", c.inverse_mass, c.count)},
-                          detail::in_place::refused);
+    detail::require_in_order_arguments(c, groups.circle_count(), rounds);
     detail::separate_in_order_unchecked(t, c, groups, mode, rounds, nullptr, nullptr, workspace);
 }
 

@@ -172,6 +172,21 @@ std::size_t contact_unchecked(const kernel_table& t, circles_cview c,
                                         scratch_of(workspace, 4 * c.count));
 }
 
+void require_in_order_arguments(particles_view c, std::size_t circle_count, int rounds) {
+    constexpr const char* kernel = "separate_in_order";
+    require_count(kernel, "circles", circle_count, c.count);
+    require_fields(kernel, "circles", c.count, {c.x, c.y, c.radius, c.inverse_mass});
+    if (rounds < 0) {
+        throw std::invalid_argument(std::string("simdcollide::") + kernel + ": rounds is " +
+                                    std::to_string(rounds) + ", must be >= 0");
+    }
+    require_apart(kernel,
+                  {writes("circles.x", c.x, c.count), writes("circles.y", c.y, c.count),
+                   reads("circles.radius", c.radius, c.count),
+                   reads("circles.inverse_mass", c.inverse_mass, c.count)},
+                  in_place::refused);
+}
+
 std::size_t separate_in_order_unchecked(const kernel_table& t, particles_view c,
                                         const pair_groups& groups, separation_weighting mode,
                                         int rounds, const touch_recording* record,

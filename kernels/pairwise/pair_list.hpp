@@ -27,6 +27,11 @@ std::size_t separate_unchecked(const kernel_table& t, particles_view circles,
                                std::span<const circle_pair> pairs, separation_weighting mode,
                                separation_workspace& workspace);
 
+/// separate_in_order's checks (pair_groups.hpp), over grouped pairs or blocks alike: the
+/// circles are `circle_count`, none of the four fields it reads is null, rounds >= 0, and x
+/// and y share memory with no other array. Throws std::invalid_argument otherwise.
+void require_in_order_arguments(particles_view circles, std::size_t circle_count, int rounds);
+
 /// The world's phase 3 (kernel_table.hpp, world_kernels_table::separate_in_order) on table
 /// `t`, unchecked: every index below circles.count, a != b, groups as pair_groups makes them.
 /// `record`: null, or where the first round records the pairs in contact for phase 6 (room

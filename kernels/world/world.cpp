@@ -4,11 +4,11 @@
 // world_bands.cpp.
 #include "world/world_state.hpp"
 
+#include "broad_phase/pair_schedule.hpp"
 #include "pairwise/kernel_table.hpp"
 #include "runtime/tasks.hpp"
 #include "runtime/worker_pool.hpp"
 #include "world/world_errors.hpp"
-#include "world/world_schedule.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -271,3 +271,29 @@ const detail::world_state& detail::state_of(const particle_world& world) noexcep
 }
 
 } // namespace simdcollide
+
+namespace simdcollide::detail {
+
+// The world's schedule, copied with the world (world_state.hpp).
+schedule_holder::schedule_holder() = default;
+schedule_holder::~schedule_holder() = default;
+schedule_holder::schedule_holder(const schedule_holder& other)
+    : schedule_(other.schedule_ ? std::make_unique<pair_schedule>(*other.schedule_) : nullptr) {}
+schedule_holder& schedule_holder::operator=(const schedule_holder& other) {
+    if (this != &other) {
+        schedule_ = other.schedule_ ? std::make_unique<pair_schedule>(*other.schedule_) : nullptr;
+    }
+    return *this;
+}
+schedule_holder::schedule_holder(schedule_holder&& other) noexcept = default;
+schedule_holder& schedule_holder::operator=(schedule_holder&& other) noexcept = default;
+
+// Made on first use: a world that was moved from, or never stepped, holds none.
+pair_schedule& schedule_holder::get() const {
+    if (!schedule_) {
+        schedule_ = std::make_unique<pair_schedule>();
+    }
+    return *schedule_;
+}
+
+} // namespace simdcollide::detail

@@ -4,9 +4,9 @@
 #include "world/world_state.hpp"
 
 #include "broad_phase/circle_grid.hpp"
+#include "broad_phase/pair_schedule.hpp"
 #include "runtime/tasks.hpp"
 #include "world/world_reference.hpp"
-#include "world/world_schedule.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -21,8 +21,8 @@ struct task_runner;
 class pair_schedule;
 struct kernel_table;
 
-/// The world's schedule of its pairs for phases 3 and 6 (kernels/world/world_schedule.hpp), owned
-/// and copied with the world.
+/// The world's schedule of its pairs for phases 3 and 6 (kernels/broad_phase/pair_schedule.hpp),
+/// owned and copied with the world.
 class schedule_holder {
 public:
     schedule_holder();
@@ -79,7 +79,7 @@ public:
     [[nodiscard]] std::span<const circle_pair> pairs_in_slots() const noexcept { return pairs_; }
     [[nodiscard]] const pair_groups& groups_in_slots() const noexcept { return grouper_.groups(); }
     /// The parts phases 3 and 6 take the pairs in, outside bands
-    /// (kernels/world/world_schedule.hpp). For tests; valid until the next step.
+    /// (kernels/broad_phase/pair_schedule.hpp). For tests; valid until the next step.
     [[nodiscard]] const detail::pair_schedule& schedule_in_slots() const { return schedule_.get(); }
     /// The listed circle-box entries as the step keeps them: (slot, box), where box indexes
     /// boxes().boxes(), sorted by slot and then box. For tests and diagnostics; valid until

@@ -2,12 +2,12 @@
 // in several passes (world_options::velocity_iterations).
 #include "world/world_state.hpp"
 
+#include "broad_phase/pair_schedule.hpp"
 #include "pairwise/kernel_table.hpp"
 #include "pairwise/pair_list.hpp"
 #include "runtime/circle_blocks.hpp"
 #include "runtime/tasks.hpp"
 #include "world/world_reference.hpp"
-#include "world/world_schedule.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -92,7 +92,7 @@ particles_view circles_of_part(const particles_view& p, const detail::pair_part&
     return detail::circles_of(p, {part.first, part.end});
 }
 
-// The three waves of a phase over the schedule (world_schedule.hpp): the parts of even
+// The three waves of a phase over the schedule (pair_schedule.hpp): the parts of even
 // blocks side by side on the workers, then those of odd blocks, then the far pairs.
 // on_part(part, k) with k the part's block, or no_block for the far part.
 constexpr std::size_t no_block = ~std::size_t{0};

@@ -1,7 +1,8 @@
 // Host task systems for the worker tests (workers.hpp's callbacks): one that runs the whole
 // task at once inside enqueue; one that runs its ranges from the last to the first, each
 // with another worker index (user context: the worker count, an int); one that runs them on
-// a thread of its own, waited for in finish.
+// a thread of its own, waited for in finish. And every way the tests run a batch call on
+// several workers: pools of 1 to 16 and those hosts.
 #pragma once
 
 #include <simdcollide/workers.hpp>
@@ -11,7 +12,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace simdcollide::testing {
 
@@ -50,6 +54,31 @@ inline void join_thread(void* task, void* /*user*/) {
     auto* thread = static_cast<std::thread*>(task);
     thread->join();
     delete thread;
+}
+
+// Every way a batch call can run on several workers.
+struct worker_setup {
+    std::string name;
+    std::function<workers()> make;
+};
+
+inline std::vector<worker_setup> worker_setups() {
+    static int reverse_workers = 4;
+    std::vector<worker_setup> setups;
+    for (int count : {1, 2, 3, 4, 7, 16}) {
+        setups.push_back({std::to_string(count) + " workers", [count] { return workers(count); }});
+    }
+    setups.push_back({"host inline", [] {
+                          return workers(3, {&run_inline, &never_called, nullptr});
+                      }});
+    setups.push_back(
+        {"host in reverse", [] {
+             return workers(reverse_workers, {&run_in_reverse, &never_called, &reverse_workers});
+         }});
+    setups.push_back({"host thread", [] {
+                          return workers(2, {&run_on_a_thread, &join_thread, nullptr});
+                      }});
+    return setups;
 }
 
 } // namespace simdcollide::testing

@@ -23,31 +23,6 @@
 namespace simdcollide::testing {
 namespace {
 
-// Every way a batch call can run on several workers.
-struct worker_setup {
-    std::string name;
-    std::function<workers()> make;
-};
-
-std::vector<worker_setup> worker_setups() {
-    static int reverse_workers = 4;
-    std::vector<worker_setup> setups;
-    for (int count : {1, 2, 3, 4, 7, 16}) {
-        setups.push_back({std::to_string(count) + " workers", [count] { return workers(count); }});
-    }
-    setups.push_back({"host inline", [] {
-                          return workers(3, {&run_inline, &never_called, nullptr});
-                      }});
-    setups.push_back(
-        {"host in reverse", [] {
-             return workers(reverse_workers, {&run_in_reverse, &never_called, &reverse_workers});
-         }});
-    setups.push_back({"host thread", [] {
-                          return workers(2, {&run_on_a_thread, &join_thread, nullptr});
-                      }});
-    return setups;
-}
-
 // A call's outputs as bits (its count last): run(nullptr) calls the entry point without
 // workers, run(&w) with them.
 using outputs = std::vector<std::uint32_t>;

@@ -2,12 +2,12 @@
 // own pool or on a host's callbacks however they run the ranges (at once, in reverse, on
 // another thread), on every instruction set; a task that throws reaches the caller; bad
 // worker options are refused.
+#include "broad_phase/pair_schedule.hpp"
 #include "host_tasks.hpp"
 #include "runtime/tasks.hpp"
 #include "runtime/worker_pool.hpp"
 #include "scenes/scenes.hpp"
 #include "test_support.hpp"
-#include "world/world_schedule.hpp"
 #include "world/world_state.hpp"
 
 #include <simdcollide/simdcollide.hpp>

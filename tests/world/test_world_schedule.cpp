@@ -1,7 +1,7 @@
-// The world's schedule and groups (world_schedule.hpp, pair_groups.hpp): what a world keeps
+// The world's schedule and groups (pair_schedule.hpp, pair_groups.hpp): what a world keeps
 // from step to step, relisting a few circles or all, is its list grouped and cut afresh.
+#include "broad_phase/pair_schedule.hpp"
 #include "test_support.hpp"
-#include "world/world_schedule.hpp"
 #include "world/world_state.hpp"
 
 #include <cstdint>
@@ -61,7 +61,7 @@ void expect_same_part(const detail::pair_part& got, const detail::pair_part& wan
 }
 
 // Outside bands, the world cuts again only the blocks its partial relistings change
-// (world_schedule.hpp): after every step each part is what a fresh schedule of its list, with
+// (pair_schedule.hpp): after every step each part is what a fresh schedule of its list, with
 // the same block size, makes; every pair is in one part, with its second circle in the
 // part's block and its first in that block or the one below.
 TEST(pair_groups, a_worlds_schedule_is_its_list_cut_afresh) {

@@ -1,7 +1,6 @@
-// The parts of phases 3 and 6 (world_schedule.hpp).
-#include "world/world_schedule.hpp"
-
-#include "world/world_state.hpp"
+// The parts of the world's phases 3 and 6, and of separate_in_order on workers
+// (pair_schedule.hpp).
+#include "broad_phase/pair_schedule.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -232,31 +231,6 @@ void pair_schedule::build(std::span<const circle_pair> pairs, std::size_t n,
     far_.touch_at = at;
     pair_count_ = at + far_.pairs.size();
     built_ = true;
-}
-
-} // namespace simdcollide::detail
-
-namespace simdcollide::detail {
-
-schedule_holder::schedule_holder() = default;
-schedule_holder::~schedule_holder() = default;
-schedule_holder::schedule_holder(const schedule_holder& other)
-    : schedule_(other.schedule_ ? std::make_unique<pair_schedule>(*other.schedule_) : nullptr) {}
-schedule_holder& schedule_holder::operator=(const schedule_holder& other) {
-    if (this != &other) {
-        schedule_ = other.schedule_ ? std::make_unique<pair_schedule>(*other.schedule_) : nullptr;
-    }
-    return *this;
-}
-schedule_holder::schedule_holder(schedule_holder&& other) noexcept = default;
-schedule_holder& schedule_holder::operator=(schedule_holder&& other) noexcept = default;
-
-// Made on first use: a world that was moved from, or never stepped, holds none.
-pair_schedule& schedule_holder::get() const {
-    if (!schedule_) {
-        schedule_ = std::make_unique<pair_schedule>();
-    }
-    return *schedule_;
 }
 
 } // namespace simdcollide::detail

@@ -1,6 +1,6 @@
-// The order in which phases 3 and 6 take the listed circle pairs, cut so that workers can
-// take parts of it side by side with the bits of one thread (docs/world-design.md,
-// "Workers").
+// The order in which the world's phases 3 and 6 take the listed circle pairs, cut so that
+// workers can take parts of it side by side with the bits of one thread (docs/world-design.md,
+// "Workers"); public as pair_blocks (pair_groups.hpp), for separate_in_order on workers.
 //
 // The slots are cut into blocks of block_circles() (world_options::circles_per_block, or
 // chosen from the list alone: at least twice the distance in slots that 99 of 100 pairs stay
@@ -60,6 +60,7 @@ public:
                std::size_t block = 0);
 
     [[nodiscard]] std::size_t block_circles() const noexcept { return block_; }
+    [[nodiscard]] std::size_t circle_count() const noexcept { return n_; }
     [[nodiscard]] std::size_t blocks() const noexcept { return parts_.size(); }
     [[nodiscard]] pair_part& part(std::size_t k) noexcept { return parts_[k]; }
     [[nodiscard]] const pair_part& part(std::size_t k) const noexcept { return parts_[k]; }
