@@ -211,6 +211,64 @@ regrouping only the chunks that changed since its last call.)")
     def_separate_in_order<&simdcollide::separate_in_order>(m);
     def_separate_in_order<&simdcollide::reference::separate_in_order>(reference);
 
+    py::class_<pair_blocks>(m, "PairBlocks", R"(A pair list cut into blocks of circles, so that
+separate_in_order can take it on workers with the bits of one thread (pair_groups.hpp).)")
+        .def(py::init<>())
+        .def(
+            "cut",
+            [](pair_blocks& blocks, const py::array& pairs_, std::size_t circle_count,
+               std::size_t block_circles, const py::object& on) {
+                const std::span<const circle_pair> pairs = pair_array(pairs_, "pairs");
+                const workers* w = workers_of(on);
+                py::gil_scoped_release nogil;
+                if (w != nullptr) {
+                    blocks.cut(pairs, circle_count, block_circles, *w);
+                } else {
+                    blocks.cut(pairs, circle_count, block_circles);
+                }
+            },
+            py::arg("pairs").noconvert(), py::arg("circle_count"), py::arg("block_circles") = 0,
+            py::arg("workers") = py::none(),
+            "Cuts the pairs (uint32, shape (n, 2), ascending as PairFinder.find gives them) "
+            "into blocks of block_circles circles (0: chosen from the list).")
+        .def_property_readonly("circle_count", &pair_blocks::circle_count)
+        .def_property_readonly("block_circles", &pair_blocks::block_circles)
+        .def_property_readonly("blocks", &pair_blocks::blocks)
+        .def_property_readonly("far_pairs", &pair_blocks::far_pairs);
+    m.def(
+        "separate_in_order",
+        [](const particles_arrays& p, const pair_blocks& blocks, const std::string& weighting,
+           int rounds, const py::object& workspace, const py::object& on) {
+            const particles_view circles =
+                particles_for(p, "circles", separation_reads, separation_writes);
+            const separation_weighting mode = weighting_from(weighting);
+            separation_workspace own;
+            separation_workspace& scratch =
+                workspace.is_none() ? own
+                                    : object_of<separation_workspace>(workspace, "workspace",
+                                                                      "SeparationWorkspace");
+            const workers* w = workers_of(on);
+            const workers one;
+            py::gil_scoped_release nogil;
+            separate_in_order(circles, blocks, mode, rounds, scratch, w != nullptr ? *w : one);
+        },
+        py::arg("circles"), py::arg("blocks"), py::arg("weighting") = "inverse_mass",
+        py::arg("rounds") = 1, py::arg("workspace") = py::none(), py::arg("workers") = py::none(),
+        "Separates the cut pairs in their order (PairBlocks), on the workers if given, with "
+        "the bits of the call without them.");
+    reference.def(
+        "separate_in_order",
+        [](const particles_arrays& p, const pair_blocks& blocks, const std::string& weighting,
+           int rounds) {
+            const particles_view circles =
+                particles_for(p, "circles", separation_reads, separation_writes);
+            const separation_weighting mode = weighting_from(weighting);
+            py::gil_scoped_release nogil;
+            reference::separate_in_order(circles, blocks, mode, rounds);
+        },
+        py::arg("circles"), py::arg("blocks"), py::arg("weighting") = "inverse_mass",
+        py::arg("rounds") = 1, "The cut pairs separated in their order, one pair at a time.");
+
     m.def(
         "validate",
         [](const particles_arrays& p) {

@@ -124,6 +124,30 @@ def test_separate_in_order_matches_the_reference(isa, weighting):
     assert not same_bits(ax, pile(5)[0])  # it moved circles
 
 
+@pytest.mark.parametrize("count", [1, 3])
+def test_separate_in_order_over_blocks_matches_the_reference_on_workers(isa, count):
+    rng = np.random.default_rng(12)
+    n = 20000
+    x = f32(0.9 * (np.arange(n) % 100) + rng.uniform(0.0, 0.1, n))
+    y = f32(0.9 * (np.arange(n) // 100) + rng.uniform(0.0, 0.1, n))
+    r = f32(rng.uniform(0.45, 0.55, n))
+    im = f32(rng.uniform(0.5, 1.5, n))
+    pairs = sc.PairFinder().find(sc.Circles(x, y, r))
+    blocks = sc.PairBlocks()
+    blocks.cut(pairs, n, 4096, workers=sc.Workers(2))
+    assert (blocks.circle_count, blocks.block_circles, blocks.blocks) == (n, 4096, 5)
+    ax, ay = copies((x, y))
+    sc.separate_in_order(sc.Particles(ax, ay, r, im), blocks, "equal", rounds=2,
+                         workers=sc.Workers(count))
+    sc.reference.separate_in_order(sc.Particles(x, y, r, im), blocks, "equal", rounds=2)
+    assert same_bits(ax, x) and same_bits(ay, y)
+    assert not same_bits(ax, f32(0.9 * (np.arange(n) % 100)))
+    with pytest.raises(ValueError, match="block_circles"):
+        blocks.cut(pairs, n, 1000)
+    with pytest.raises(ValueError, match="circles"):
+        sc.separate_in_order(sc.Particles(x[:10], y[:10], r[:10], im[:10]), blocks)
+
+
 def test_validate_names_the_first_invalid_element():
     x = f32([0, 1, 2])
     ok, index, why = sc.validate(sc.Circles(x, x, f32([1, -1, 1])))
