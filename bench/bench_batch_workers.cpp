@@ -5,11 +5,16 @@
 //   batch/push_out_all/<n>/workers:<k>  n such circles against n / 10 small boxes scattered
 //                                       over them, through a static_box_grid
 //   batch/contact/<n>/workers:<k>       the circle-box contact kernel over n pairs
+//   batch/separate_in_order/<n>/workers:<k>
+//                                       one round of separation in order over a packed
+//                                       field of n circles in rows of 300, its pairs cut
+//                                       into blocks by default (pair_blocks)
 // Items are circles (pairs for contact).
 #include "bench_support.hpp"
 
 #include <simdcollide/circle_aabb.hpp>
 #include <simdcollide/pair_finder.hpp>
+#include <simdcollide/pair_groups.hpp>
 #include <simdcollide/static_boxes.hpp>
 #include <simdcollide/workers.hpp>
 
@@ -74,6 +79,36 @@ void contact_on(benchmark::State& state, std::size_t n, int count) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
+void separate_in_order_on(benchmark::State& state, std::size_t n, int count) {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    aligned_floats x(n), y(n), radius(n), inverse_mass(n), vx(n), vy(n);
+    for (std::size_t i = 0; i < n; ++i) { // rows of 300, overlapping their neighbours a little
+        x[i] = 0.9F * static_cast<float>(i % 300) + 0.1F * unit(rng);
+        y[i] = 0.9F * static_cast<float>(i / 300) + 0.1F * unit(rng);
+        radius[i] = 0.45F + 0.1F * unit(rng);
+        inverse_mass[i] = 0.5F + unit(rng);
+    }
+    const aligned_floats x0 = x;
+    const aligned_floats y0 = y;
+    pair_finder finder;
+    pair_blocks blocks;
+    blocks.cut(finder.find(circles_cview(x.data(), y.data(), radius.data(), n)), n);
+    const particles_view p(x.data(), y.data(), radius.data(), inverse_mass.data(), vx.data(),
+                           vy.data(), n);
+    separation_workspace workspace;
+    const workers w(count);
+    for (auto _ : state) {
+        state.PauseTiming();
+        std::copy_n(x0.data(), n, x.data());
+        std::copy_n(y0.data(), n, y.data());
+        state.ResumeTiming();
+        separate_in_order(p, blocks, separation_weighting::inverse_mass, 1, workspace, w);
+    }
+    state.counters["blocks"] = static_cast<double>(blocks.blocks());
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
 // "batch/<what>/<n>/workers:<k>", built with append: GCC 12 reports a false -Wrestrict on
 // some std::string concatenations (its bug 105329), which -Werror would turn fatal.
 std::string name_of(const char* what, std::size_t n, int k) {
@@ -94,6 +129,10 @@ bool register_all() {
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
             benchmark::RegisterBenchmark(name_of("contact", n, k).c_str(), contact_on, n, k)
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
+            benchmark::RegisterBenchmark(name_of("separate_in_order", n, k).c_str(),
+                                         separate_in_order_on, n, k)
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
         }

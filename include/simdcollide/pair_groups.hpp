@@ -133,7 +133,7 @@ private:
 /// part. The parts of each of those waves name disjoint circles, so workers take them side
 /// by side, and the order does not depend on how many there are. Circles ordered so that
 /// pairs join near indices (sorted by cell, row by row, as the world's slots are) have few
-/// pairs across blocks and none further.
+/// pairs across blocks, and fewer still in the far part, which runs on one worker.
 class pair_blocks {
 public:
     pair_blocks();

@@ -23,7 +23,8 @@ namespace {
 // shorter one (the 10 000-circle pile lists some 27 000) costs less than handing it over.
 constexpr std::size_t pairs_merged_on_workers_from = 65536;
 
-// Leavers a worker looks for new entries for at a time: a few hundred microseconds of work.
+// Leavers a worker looks for new entries for at a time: enough that handing them over
+// costs little beside the search.
 constexpr std::size_t leavers_per_task = 1024;
 
 } // namespace

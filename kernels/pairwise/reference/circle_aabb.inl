@@ -2,8 +2,8 @@
 // at a time. These definitions are the meaning of every SIMD kernel's results.
 //
 // This file has no include guard and opens no namespace on purpose: it is included inside
-// a namespace by kernels/reference/circle_aabb.cpp (the library's reference) and by
-// bench/autovec_circle_aabb.cpp (the same loops compiled with -O3 -march=native as a bar
+// a namespace by kernels/pairwise/reference/reference.cpp (the library's reference) and by
+// bench/autovec.cpp (the same loops compiled with -O3 -march=native as a bar
 // for the SIMD code). Two namespaces give two sets of symbols, so the linker can never
 // keep the -march=native copy of a helper for the baseline caller.
 //
