@@ -53,14 +53,18 @@ std::size_t block_size_for(std::span<const circle_pair> pairs, std::size_t n) {
     return (even + circles_per_chunk - 1) / circles_per_chunk * circles_per_chunk;
 }
 
-// A part's pairs, in slots, moved to offsets from their lowest slot; its range.
+// A part's pairs, in slots, moved to offsets from the start of the chunk of their lowest
+// slot (so that its grouper cuts them into the chunks a grouper of the whole list would);
+// its range.
 void rebase(pair_part& part) {
     if (part.pairs.empty()) {
         part.first = 0;
         part.end = 0;
         return;
     }
-    std::uint32_t first = part.pairs.front().a; // list order: the first pair has the lowest a
+    // List order: the first pair has the lowest a.
+    const auto first =
+        static_cast<std::uint32_t>(part.pairs.front().a / circles_per_chunk * circles_per_chunk);
     std::uint32_t last = 0;
     for (const circle_pair q : part.pairs) {
         last = std::max(last, q.b);

@@ -36,9 +36,11 @@ struct packed_rows {
             radius.push_back(0.45F + 0.1F * unit(rng));
             inverse_mass.push_back(i % 37 == 0 ? 0.0F : 0.5F + unit(rng));
         }
-        // Circle b of each far pair moved onto circle a, a quarter of the circles away.
+        // Circle b of each far pair moved onto circle a, a quarter of the circles away or
+        // more; the circles a around a chunk's end (pair_groups.hpp), so that the far part
+        // starts inside a chunk.
         for (std::size_t k = 0; k < far; ++k) {
-            const std::size_t a = (k * 7919) % (n / 2);
+            const std::size_t a = 950 + 2 * k;
             const std::size_t b = n - 1 - (k * 104729) % (n / 4);
             x[b] = x[a] + 0.4F;
             y[b] = y[a] + 0.3F;
@@ -99,7 +101,7 @@ void separate_as_documented(packed_rows& s, std::size_t block, separation_weight
 class pair_blocks_on_each_isa : public on_each_isa {};
 
 TEST_P(pair_blocks_on_each_isa, give_the_reference_bits_and_one_workers_bits) {
-    const packed_rows start(circles, 40);
+    const packed_rows start(circles, 150);
     for (const std::size_t block : {std::size_t{0}, std::size_t{4096}}) {
         pair_blocks blocks;
         blocks.cut(start.pairs, circles, block);
