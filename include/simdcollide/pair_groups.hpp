@@ -143,8 +143,9 @@ public:
     pair_blocks(pair_blocks&& other) noexcept;
     pair_blocks& operator=(pair_blocks&& other) noexcept;
 
-    /// Cuts `pairs` of `circle_count` circles: every pair (a, b) with a < b < circle_count,
-    /// the list ascending by a then b with no pair twice (as pair_finder::find gives it).
+    /// Cuts `pairs` of `circle_count` circles (below 2^32): every pair (a, b) with
+    /// a < b < circle_count, the list ascending by a then b with no pair twice (as
+    /// pair_finder::find gives it).
     /// `block_circles`: a power of two from 1 024 to 2^20, or 0 (the default) to choose as the
     /// world does: at least 16 384 and twice the index distance that 99 of 100 pairs stay
     /// within, and where four such blocks fit, four or a multiple of four of about equal size.

@@ -40,16 +40,22 @@ void check_cut(std::span<const circle_pair> pairs, std::size_t n, std::size_t bl
         throw std::invalid_argument(where + "block_circles is " + std::to_string(block) +
                                     ", must be 0 or a power of two from 1024 to 2^20");
     }
+    if (n >= (std::size_t{1} << 32)) {
+        throw std::invalid_argument(where + "circle_count is " + std::to_string(n) +
+                                    ", must be below 2^32 (pairs name circles in 32 bits)");
+    }
+    const auto named = [&](std::size_t k) {
+        return "pair " + std::to_string(k) + " (" + std::to_string(pairs[k].a) + ", " +
+               std::to_string(pairs[k].b) + ")";
+    };
     for (std::size_t k = 0; k < pairs.size(); ++k) {
         const circle_pair q = pairs[k];
-        const std::string pair = "pair " + std::to_string(k) + " (" + std::to_string(q.a) + ", " +
-                                 std::to_string(q.b) + ")";
         if (!(q.a < q.b) || q.b >= n) {
-            throw std::invalid_argument(where + pair + " must have a < b < circle_count (" +
+            throw std::invalid_argument(where + named(k) + " must have a < b < circle_count (" +
                                         std::to_string(n) + ")");
         }
         if (k > 0 && !(pairs[k - 1].a < q.a || (pairs[k - 1].a == q.a && pairs[k - 1].b < q.b))) {
-            throw std::invalid_argument(where + pair +
+            throw std::invalid_argument(where + named(k) +
                                         " does not follow the pair before it: the list must "
                                         "ascend by first then second circle, each pair once");
         }

@@ -193,6 +193,8 @@ TEST(pair_blocks, refuse_a_bad_list_or_block_size_and_keep_the_last_cut) {
     for (const std::size_t size : {std::size_t{512}, std::size_t{3000}, std::size_t{1} << 21}) {
         EXPECT_THROW(blocks.cut(start.pairs, 3000, size), std::invalid_argument) << size;
     }
+    EXPECT_THROW(blocks.cut({}, std::size_t{1} << 32), std::invalid_argument);
+    EXPECT_EQ(blocks.blocks(), kept);
     EXPECT_NO_THROW(blocks.cut({}, 0));
     EXPECT_EQ(blocks.blocks(), 0U);
 }
