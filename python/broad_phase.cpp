@@ -26,12 +26,9 @@ void def_separate_in_order(py::module_& m) {
                 particles_for(p, "circles", separation_reads, separation_writes);
             const separation_weighting mode = weighting_from(weighting);
             separation_workspace own;
-            separation_workspace& w = workspace.is_none()
-                                          ? own
-                                          : object_of<separation_workspace>(workspace, "workspace",
-                                                                            "SeparationWorkspace");
+            separation_workspace* const given = workspace_of(workspace);
             py::gil_scoped_release nogil;
-            Separate(circles, groups, mode, rounds, w);
+            Separate(circles, groups, mode, rounds, given != nullptr ? *given : own);
         },
         py::arg("circles"), py::arg("groups"), py::arg("weighting") = "inverse_mass",
         py::arg("rounds") = 1, py::arg("workspace") = py::none(),
@@ -243,14 +240,12 @@ separate_in_order can take it on workers with the bits of one thread (pair_group
                 particles_for(p, "circles", separation_reads, separation_writes);
             const separation_weighting mode = weighting_from(weighting);
             separation_workspace own;
-            separation_workspace& scratch =
-                workspace.is_none() ? own
-                                    : object_of<separation_workspace>(workspace, "workspace",
-                                                                      "SeparationWorkspace");
+            separation_workspace* const given = workspace_of(workspace);
             const workers* w = workers_of(on);
             const workers one;
             py::gil_scoped_release nogil;
-            separate_in_order(circles, blocks, mode, rounds, scratch, w != nullptr ? *w : one);
+            separate_in_order(circles, blocks, mode, rounds, given != nullptr ? *given : own,
+                              w != nullptr ? *w : one);
         },
         py::arg("circles"), py::arg("blocks"), py::arg("weighting") = "inverse_mass",
         py::arg("rounds") = 1, py::arg("workspace") = py::none(), py::arg("workers") = py::none(),

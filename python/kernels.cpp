@@ -77,11 +77,6 @@ py::object contacts_output(py::object out, std::size_t n, contacts_view& view) {
     return out;
 }
 
-separation_workspace* workspace_of(const py::object& w) {
-    return w.is_none() ? nullptr
-                       : &object_of<separation_workspace>(w, "workspace", "SeparationWorkspace");
-}
-
 constexpr particle_fields response_reads{.inverse_mass = true, .velocity = true};
 constexpr particle_fields response_writes{.velocity = true};
 
@@ -357,6 +352,11 @@ void bind_kernels(py::module_& m) {
 }
 
 } // namespace
+
+separation_workspace* workspace_of(const py::object& w) {
+    return w.is_none() ? nullptr
+                       : &object_of<separation_workspace>(w, "workspace", "SeparationWorkspace");
+}
 
 displacements_cview read_moves(py::handle dx, py::handle dy, std::size_t n) {
     const std::span<float> x = float_array(dx, "dx", access::read);

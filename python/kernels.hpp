@@ -18,6 +18,9 @@ namespace py = pybind11;
 /// "inverse_mass", "equal" or "by_radius"; ValueError for anything else.
 [[nodiscard]] separation_weighting weighting_from(const std::string& name);
 
+/// The SeparationWorkspace given as `workspace=`, or null for None.
+[[nodiscard]] separation_workspace* workspace_of(const py::object& w);
+
 /// The moves of a sweep: float32 arrays dx and dy of n elements each, read in place.
 [[nodiscard]] displacements_cview read_moves(py::handle dx, py::handle dy, std::size_t n);
 

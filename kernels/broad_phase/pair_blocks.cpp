@@ -35,8 +35,7 @@ namespace {
 // block size of 0 or a power of two from 1024 to 2^20.
 void check_cut(std::span<const circle_pair> pairs, std::size_t n, std::size_t block) {
     const std::string where = "simdcollide::pair_blocks::cut: ";
-    if (block != 0 &&
-        (block < 1024 || block > (std::size_t{1} << 20) || (block & (block - 1)) != 0)) {
+    if (!detail::block_size_allowed(block)) {
         throw std::invalid_argument(where + "block_circles is " + std::to_string(block) +
                                     ", must be 0 or a power of two from 1024 to 2^20");
     }
@@ -78,10 +77,7 @@ void separate_blocks_with(const detail::kernel_table& t, particles_view c,
     if (blocks.blocks() == 0 || rounds == 0) {
         return;
     }
-    if (workspace.scratch.size() < 4 * c.count) {
-        workspace.scratch = aligned_floats(4 * c.count);
-    }
-    float* const scratch = workspace.scratch.data();
+    float* const scratch = detail::scratch_of(workspace, 4 * c.count);
     const detail::pair_schedule& schedule = detail::schedule_of(blocks);
     // A part's circles as a view of their own, and its scratch: 4 floats a circle from its
     // first, so that parts side by side use their own.
@@ -95,11 +91,8 @@ void separate_blocks_with(const detail::kernel_table& t, particles_view c,
                                   mode, rounds, nullptr, nullptr,
                                   scratch + 4 * std::size_t{part.first});
     };
-    for (const std::size_t parity : {std::size_t{0}, std::size_t{1}}) {
-        detail::for_each_item(tasks, (schedule.blocks() + 1 - parity) / 2,
-                              [&](std::size_t k) { separate(schedule.part(2 * k + parity)); });
-    }
-    separate(schedule.far());
+    detail::in_waves(tasks, schedule,
+                     [&](const detail::pair_part& part, std::size_t) { separate(part); });
 }
 
 } // namespace

@@ -30,6 +30,13 @@
 
 namespace simdcollide::detail {
 
+/// Whether `block` may be asked for as a block size (world_options::circles_per_block,
+/// pair_blocks::cut): 0 (chosen from the list), or a power of two from 1024 to 2^20.
+[[nodiscard]] constexpr bool block_size_allowed(std::size_t block) noexcept {
+    return block == 0 ||
+           (block >= 1024 && block <= (std::size_t{1} << 20) && (block & (block - 1)) == 0);
+}
+
 /// A part of the schedule: its pairs name slots [first, end), as offsets from first.
 struct pair_part {
     std::uint32_t first = 0;
@@ -90,5 +97,22 @@ private:
     std::size_t pair_count_ = 0;
     bool built_ = false;
 };
+
+/// The three waves of a pass over a schedule: the parts of even blocks side by side on the
+/// workers, then those of odd blocks, then the far part (if it has pairs). on_part(part, k)
+/// with k the part's block, or far_part for the far part. Schedule: pair_schedule, const or
+/// not.
+inline constexpr std::size_t far_part = ~std::size_t{0};
+template <class Schedule, class OnPart>
+void in_waves(const task_runner& tasks, Schedule& schedule, OnPart&& on_part) {
+    for (const std::size_t parity : {std::size_t{0}, std::size_t{1}}) {
+        for_each_item(tasks, (schedule.blocks() + 1 - parity) / 2, [&](std::size_t k) {
+            on_part(schedule.part(2 * k + parity), 2 * k + parity);
+        });
+    }
+    if (!schedule.far().pairs.empty()) {
+        on_part(schedule.far(), far_part);
+    }
+}
 
 } // namespace simdcollide::detail

@@ -155,7 +155,6 @@ std::size_t separate_list_with(const detail::kernel_table& t, particles_view c,
 
 namespace detail {
 
-namespace {
 // The workspace's scratch with room for `floats`, grown only when it has less.
 float* scratch_of(separation_workspace& workspace, std::size_t floats) {
     if (workspace.scratch.size() < floats) {
@@ -163,7 +162,6 @@ float* scratch_of(separation_workspace& workspace, std::size_t floats) {
     }
     return workspace.scratch.data();
 }
-} // namespace
 
 std::size_t contact_unchecked(const kernel_table& t, circles_cview c,
                               std::span<const circle_pair> pairs, contacts_view out,

@@ -27,6 +27,9 @@ std::size_t separate_unchecked(const kernel_table& t, particles_view circles,
                                std::span<const circle_pair> pairs, separation_weighting mode,
                                separation_workspace& workspace);
 
+/// The workspace's scratch, grown to at least `floats` floats.
+float* scratch_of(separation_workspace& workspace, std::size_t floats);
+
 /// separate_in_order's checks (pair_groups.hpp), over grouped pairs or blocks alike: the
 /// circles are `circle_count`, none of the four fields it reads is null, rounds >= 0, and x
 /// and y share memory with no other array. Throws std::invalid_argument otherwise.

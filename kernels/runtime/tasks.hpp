@@ -92,23 +92,35 @@ void for_each_item(const task_runner& tasks, std::size_t items, Item&& item) {
 inline constexpr std::size_t items_per_task = 16384;
 
 /// block(begin, end) over [0, n) cut into ranges of `size` items (the last may be shorter),
-/// on the runner's workers; returns the sum of what the calls return. For the batch entry
-/// points, whose items are independent: one call over [0, n) when the runner has one worker.
-template <class Block>
-std::size_t sum_over_blocks(const task_runner& tasks, std::size_t n, std::size_t size,
-                            Block&& block) {
+/// on the runner's workers; returns what the calls return folded by combine(sum, value), in
+/// block order. For work whose items are independent and whose fold does not depend on how
+/// [0, n) is cut (a sum of counts, a maximum): one call over [0, n) when the runner has one
+/// worker.
+template <class Block, class Combine>
+auto combine_over_blocks(const task_runner& tasks, std::size_t n, std::size_t size, Block&& block,
+                         Combine&& combine) {
+    using value = decltype(block(std::size_t{0}, n));
     const std::size_t blocks = (n + size - 1) / size;
     if (!tasks.parallel() || blocks < 2) {
         return block(std::size_t{0}, n);
     }
-    std::vector<std::size_t> sums(blocks);
-    for_each_item(tasks, blocks,
-                  [&](std::size_t k) { sums[k] = block(k * size, std::min(n, (k + 1) * size)); });
-    std::size_t total = 0;
-    for (const std::size_t s : sums) {
-        total += s;
+    std::vector<value> of_block(blocks);
+    for_each_item(tasks, blocks, [&](std::size_t k) {
+        of_block[k] = block(k * size, std::min(n, (k + 1) * size));
+    });
+    value folded = of_block[0];
+    for (std::size_t k = 1; k < blocks; ++k) {
+        folded = combine(folded, of_block[k]);
     }
-    return total;
+    return folded;
+}
+
+/// combine_over_blocks for the batch entry points: the sum of what the calls return.
+template <class Block>
+std::size_t sum_over_blocks(const task_runner& tasks, std::size_t n, std::size_t size,
+                            Block&& block) {
+    return combine_over_blocks(tasks, n, size, block,
+                               [](std::size_t sum, std::size_t count) { return sum + count; });
 }
 
 /// Where the items of a counting sort on the workers go, in two rounds: items come in parts

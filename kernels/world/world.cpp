@@ -56,8 +56,7 @@ detail::world_state::world_state(world_options options) : options_(options) {
         refuse("shock_propagation is " + std::to_string(options.shock_propagation) +
                ", must be in [0, 1]");
     }
-    if (const std::size_t b = options.circles_per_block;
-        b != 0 && (b < 1024 || b > (std::size_t{1} << 20) || (b & (b - 1)) != 0)) {
+    if (const std::size_t b = options.circles_per_block; !detail::block_size_allowed(b)) {
         refuse("circles_per_block is " + std::to_string(b) +
                ", must be 0 or a power of two from 1024 to 2^20");
     }

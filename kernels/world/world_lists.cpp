@@ -19,8 +19,8 @@ namespace impl = detail::world_impl;
 
 namespace {
 
-// A relisting merges a list of this many pairs or more on the workers, chunk by chunk; a
-// shorter one (the 10 000-circle pile lists some 27 000) costs less than handing it over.
+// A relisting merges a list of this many pairs or more on the workers, chunk by chunk, and
+// a shorter one on the calling thread (a pile of some ten thousand circles lists fewer).
 constexpr std::size_t pairs_merged_on_workers_from = 65536;
 
 // Leavers a worker looks for new entries for at a time: enough that handing them over
@@ -404,13 +404,15 @@ void detail::world_state::relist_leavers(float dt) {
             new_from[chunk_count] = at;
             // A chunk is copied whole where it can hold no leaver's pair (a leaver lies in
             // [its block's first circle, its reach)) and takes no new one.
-            const auto copied_whole = [&](std::size_t c) {
+            std::vector<std::uint8_t> whole(chunk_count);
+            for (std::size_t c = 0; c < chunk_count; ++c) {
                 const detail::list_chunk& chunk = chunks[c];
                 const auto leaver = std::lower_bound(leavers_.begin(), leavers_.end(),
                                                      chunk.block * circles_per_chunk);
                 const bool may_lose = leaver != leavers_.end() && *leaver < chunk.reach;
-                return !may_lose && new_from[c] == new_from[c + 1];
-            };
+                whole[c] = !may_lose && new_from[c] == new_from[c + 1] ? 1 : 0;
+            }
+            const auto copied_whole = [&](std::size_t c) { return whole[c] != 0; };
             const auto merge_chunk = [&](std::size_t c, circle_pair* into) {
                 const circle_pair* const from = pairs_.data() + chunks[c].list_begin;
                 const circle_pair* const to = pairs_.data() + chunks[c].list_end;

@@ -92,22 +92,6 @@ particles_view circles_of_part(const particles_view& p, const detail::pair_part&
     return detail::circles_of(p, {part.first, part.end});
 }
 
-// The three waves of a phase over the schedule (pair_schedule.hpp): the parts of even
-// blocks side by side on the workers, then those of odd blocks, then the far pairs.
-// on_part(part, k) with k the part's block, or no_block for the far part.
-constexpr std::size_t no_block = ~std::size_t{0};
-template <class OnPart>
-void in_waves(const detail::task_runner& tasks, detail::pair_schedule& schedule, OnPart&& on_part) {
-    for (const std::size_t parity : {std::size_t{0}, std::size_t{1}}) {
-        detail::for_each_item(tasks, (schedule.blocks() + 1 - parity) / 2, [&](std::size_t k) {
-            on_part(schedule.part(2 * k + parity), 2 * k + parity);
-        });
-    }
-    if (!schedule.far().pairs.empty()) {
-        on_part(schedule.far(), no_block);
-    }
-}
-
 } // namespace
 
 void detail::world_state::substep(float h, const detail::kernel_table& kernels) {
@@ -184,7 +168,8 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
             groups.ends().size(), options_.weighting, options_.separation_iterations, &record,
             &hold, scratch + 8 * std::size_t{part.first});
     };
-    in_waves(tasks, schedule, [&](detail::pair_part& part, std::size_t) { separate(part); });
+    detail::in_waves(tasks, schedule,
+                     [&](detail::pair_part& part, std::size_t) { separate(part); });
 
     // 4. Boxes: each moving circle against its listed boxes in ascending order
     // (docs/behaviour.md's order rule), the kinematic ones last, where the substep ends them.
@@ -224,7 +209,7 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
         return;
     }
     const float friction = options_.friction;
-    in_waves(tasks, schedule, [&](const detail::pair_part& part, std::size_t k) {
+    detail::in_waves(tasks, schedule, [&](const detail::pair_part& part, std::size_t k) {
         if (k == 0) { // block 0 starts at slot 0, and so does its part: the block's own slots
             detail::velocity_update u{moved_from_x_.data(),
                                       moved_from_y_.data(),
@@ -243,7 +228,7 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
             kernels.world.gain_and_respond(circles_of_part(p, part), u, scratch);
             return;
         }
-        if (k != no_block) {
+        if (k != detail::far_part) {
             const std::size_t from = box_contacts_from_[k];
             for (std::size_t b = from; b < from + box_touching_in_block_[k]; ++b) {
                 const detail::world_touch t = box_touching_[b];
@@ -291,8 +276,8 @@ void detail::world_state::respond_in_passes(const particles_view& p, float frict
     };
     for (int pass = 0; pass < options_.velocity_iterations; ++pass) {
         const bool first_pass = pass == 0;
-        in_waves(tasks, schedule, [&](const detail::pair_part& part, std::size_t k) {
-            if (k != no_block) {
+        detail::in_waves(tasks, schedule, [&](const detail::pair_part& part, std::size_t k) {
+            if (k != detail::far_part) {
                 const std::size_t from = box_contacts_from_[k];
                 for (std::size_t b = from; b < from + box_touching_in_block_[k]; ++b) {
                     const detail::world_touch t = box_touching_[b];

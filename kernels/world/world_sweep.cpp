@@ -18,7 +18,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <vector>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -159,23 +158,14 @@ void detail::world_state::find_fast_circles(float h, float floor,
     }
     if (floor >= 0.0F) {
         // Block by block on the workers: the largest of the blocks' largest is the same
-        // number, whichever block is taken first (a NaN never wins in either).
+        // number, however the circles are cut (a NaN never wins in either).
         const particles_view p = slots();
-        const std::size_t blocks = (p.count + detail::items_per_task - 1) / detail::items_per_task;
-        fastest_ = 0.0F;
-        if (blocks < 2) {
-            fastest_ = kernels.world.fastest(p);
-        } else {
-            std::vector<float> of_block(blocks);
-            detail::for_each_item(task_runner(), blocks, [&](std::size_t k) {
-                const std::size_t first = k * detail::items_per_task;
-                of_block[k] = kernels.world.fastest(detail::circles_of(
-                    p, {first, std::min(p.count, first + detail::items_per_task)}));
-            });
-            for (const float f : of_block) {
-                fastest_ = f > fastest_ ? f : fastest_;
-            }
-        }
+        fastest_ = detail::combine_over_blocks(
+            task_runner(), p.count, detail::items_per_task,
+            [&](std::size_t first, std::size_t end) {
+                return kernels.world.fastest(detail::circles_of(p, {first, end}));
+            },
+            [](float most, float f) { return f > most ? f : most; });
         if (!(fastest_ > floor * floor)) {
             return;
         }
