@@ -26,7 +26,8 @@ constexpr auto spin_for = std::chrono::microseconds(200);
 
 worker_pool::worker_pool(std::size_t workers)
     // More workers than cores: a spinning thread would hold a core that another needs.
-    : yield_(workers > std::max(1U, std::thread::hardware_concurrency())) {
+    : yield_(workers > std::max(1U, std::thread::hardware_concurrency())),
+      shares_(std::max<std::size_t>(workers, 1)) {
     threads_.reserve(workers > 1 ? workers - 1 : 0);
     try {
         for (std::size_t w = 1; w < workers; ++w) {
@@ -68,10 +69,16 @@ void worker_pool::run(task_function* task, std::size_t item_count, std::size_t m
                       void* task_context) {
     const std::lock_guard<std::mutex> one_at_a_time(run_mutex_);
     task_ = task;
-    item_count_ = item_count;
     min_range_ = min_range > 0 ? min_range : 1;
     task_context_ = task_context;
-    next_.store(0, std::memory_order_relaxed);
+    // Worker w of W takes ranges [R * w / W, R * (w + 1) / W) of the task's R ranges first,
+    // so that a task cut like the last one gives each worker the same circles again.
+    const std::size_t workers = shares_.size();
+    const std::size_t ranges = (item_count + min_range_ - 1) / min_range_;
+    for (std::size_t w = 0; w < workers; ++w) {
+        shares_[w].next.store(ranges * w / workers * min_range_, std::memory_order_relaxed);
+        shares_[w].end = std::min(item_count, ranges * (w + 1) / workers * min_range_);
+    }
     busy_.store(threads_.size(), std::memory_order_relaxed);
     {
         // Under the mutex, so that a worker that found no new task and is about to sleep
@@ -95,15 +102,26 @@ void worker_pool::wait_a_little() const noexcept {
     }
 }
 
+// Ranges of min_range items from the worker's own share, then from each other share in turn
+// (a worker that is late or slow leaves the rest of its share to the others).
 void worker_pool::take(std::uint32_t worker) {
-    for (;;) {
-        const std::size_t begin = next_.fetch_add(min_range_, std::memory_order_relaxed);
-        if (begin >= item_count_) {
-            return;
+    const std::size_t workers = shares_.size();
+    for (std::size_t k = 0; k < workers; ++k) {
+        share& s = shares_[(worker + k) % workers];
+        while (take_from(s, worker)) {
         }
-        const std::size_t end = item_count_ - begin < min_range_ ? item_count_ : begin + min_range_;
-        task_(begin, end, worker, task_context_);
     }
+}
+
+// One range from the front of share s; false once s has none left.
+bool worker_pool::take_from(share& s, std::uint32_t worker) {
+    const std::size_t begin = s.next.fetch_add(min_range_, std::memory_order_relaxed);
+    if (begin >= s.end) {
+        return false;
+    }
+    const std::size_t end = s.end - begin < min_range_ ? s.end : begin + min_range_;
+    task_(begin, end, worker, task_context_);
+    return true;
 }
 
 void worker_pool::work(std::uint32_t worker) {

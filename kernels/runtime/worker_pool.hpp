@@ -29,12 +29,21 @@ public:
     [[nodiscard]] task_callbacks callbacks() noexcept;
 
 private:
+    // Each worker's share of the task's items: a contiguous run, [next, end), so that the
+    // same worker tends to take the same circles from one stage to the next (a circle's data
+    // then stays in that core's cache). A worker done with its share takes from the others'.
+    struct alignas(64) share {
+        std::atomic<std::size_t> next{0}; // the first item of the share not yet taken
+        std::size_t end = 0;
+    };
+
     static void* enqueue(task_function* task, std::size_t item_count, std::size_t min_range,
                          void* task_context, void* user_context);
     void run(task_function* task, std::size_t item_count, std::size_t min_range,
              void* task_context);
     void work(std::uint32_t worker);
     void take(std::uint32_t worker);
+    bool take_from(share& s, std::uint32_t worker);
     void stop() noexcept;
     void wait_a_little() const noexcept;
 
@@ -45,12 +54,11 @@ private:
     std::atomic<bool> stopping_{false};        // set with generation_ moved on
     std::atomic<std::uint64_t> generation_{0}; // one more for each task
     std::atomic<std::size_t> busy_{0};         // threads not done with the task
-    std::atomic<std::size_t> next_{0};         // the first item not yet taken
     // The task under way: written before generation_ moves on, read after.
     task_function* task_ = nullptr;
-    std::size_t item_count_ = 0;
     std::size_t min_range_ = 1;
     void* task_context_ = nullptr;
+    std::vector<share> shares_; // one a worker
     std::vector<std::thread> threads_;
 };
 

@@ -16,12 +16,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <new>
 #include <random>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace simdcollide::testing {
@@ -294,6 +296,77 @@ TEST(workers_tasks, every_item_runs_once_and_the_lowest_failure_is_thrown) {
         if (runner.parallel()) {
             EXPECT_EQ(calls.load(), 1000);
         }
+    }
+}
+
+// The pool's split of a task: the ranges of min_range items from item 0 (the last may be
+// shorter), each run once, by a worker below the pool's count, for any count of items.
+TEST(workers_tasks, the_pool_runs_each_range_of_min_range_items_once) {
+    for (const std::size_t workers : {1U, 2U, 3U, 7U}) {
+        detail::worker_pool pool(workers);
+        const task_callbacks callbacks = pool.callbacks();
+        for (const std::size_t items : {0U, 1U, 2U, 3U, 5U, 64U, 1000U}) {
+            for (const std::size_t min_range : {1U, 3U, 64U}) {
+                struct seen {
+                    std::vector<std::atomic<int>> begun, ended;
+                    std::atomic<bool> worker_in_range{true};
+                    std::size_t workers;
+                } got{std::vector<std::atomic<int>>(items + 1),
+                      std::vector<std::atomic<int>>(items + 1),
+                      {true},
+                      workers};
+                const auto task = [](std::size_t begin, std::size_t end, std::uint32_t worker,
+                                     void* context) {
+                    auto& g = *static_cast<seen*>(context);
+                    ++g.begun[begin];
+                    ++g.ended[end];
+                    if (worker >= g.workers) {
+                        g.worker_in_range = false;
+                    }
+                };
+                void* const handle =
+                    callbacks.enqueue(task, items, min_range, &got, callbacks.user_context);
+                EXPECT_EQ(handle, nullptr);
+                for (std::size_t at = 0; at <= items; ++at) {
+                    const bool starts = at < items && at % min_range == 0;
+                    const bool ends = at > 0 && (at % min_range == 0 || at == items);
+                    ASSERT_EQ(got.begun[at].load(), starts ? 1 : 0)
+                        << workers << " workers, " << items << " items by " << min_range;
+                    ASSERT_EQ(got.ended[at].load(), ends ? 1 : 0)
+                        << workers << " workers, " << items << " items by " << min_range;
+                }
+                EXPECT_TRUE(got.worker_in_range.load());
+            }
+        }
+    }
+}
+
+// Each worker of the pool starts on a share of its own; one held up in an item leaves the
+// rest of its share to the others. Item 0 waits for all the others: were its share's next
+// item left to the worker held up in it, the task would never end (the wait gives up after
+// a minute, and the test fails).
+TEST(workers_tasks, the_pools_workers_take_what_a_held_up_worker_leaves) {
+    for (const std::size_t workers : {2U, 4U}) {
+        detail::worker_pool pool(workers);
+        constexpr std::size_t items = 16;
+        std::atomic<std::size_t> others_done{0};
+        std::atomic<bool> gave_up{false};
+        detail::for_each_item({pool.callbacks(), workers}, items, [&](std::size_t k) {
+            if (k != 0) {
+                ++others_done;
+                return;
+            }
+            const auto until = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+            while (others_done.load() != items - 1) {
+                if (std::chrono::steady_clock::now() > until) {
+                    gave_up = true;
+                    return;
+                }
+                std::this_thread::yield();
+            }
+        });
+        EXPECT_FALSE(gave_up.load()) << workers << " workers";
+        EXPECT_EQ(others_done.load(), items - 1);
     }
 }
 
