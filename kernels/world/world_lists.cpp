@@ -23,9 +23,9 @@ namespace {
 // a shorter one on the calling thread (a pile of some ten thousand circles lists fewer).
 constexpr std::size_t pairs_merged_on_workers_from = 65536;
 
-// Leavers a worker looks for new entries for at a time: enough that handing them over
-// costs little beside the search.
-constexpr std::size_t leavers_per_task = 1024;
+// Circles a worker looks for entries for at a time (find_in_blocks): enough that handing
+// them over costs little beside the search.
+constexpr std::size_t searches_per_task = 1024;
 
 } // namespace
 
@@ -176,10 +176,11 @@ void detail::world_state::list_contacts(float dt) {
 
 // The (circle, box) pairs that can touch, by circle and then ascending box.
 void detail::world_state::list_box_contacts() {
-    box_contacts_.clear();
-    for (std::size_t i = 0; i < size(); ++i) {
-        append_box_contacts(i, box_contacts_, candidates_);
-    }
+    find_in_blocks(
+        size(), box_contacts_,
+        [&](std::size_t i, std::vector<circle_pair>& out, std::vector<std::uint32_t>& candidates) {
+            append_box_contacts(i, out, candidates);
+        });
 }
 
 // Circle i's boxes, ascending: the grid's candidates for its search radius, kept only if the
@@ -204,18 +205,19 @@ void detail::world_state::append_box_contacts(std::size_t i, std::vector<circle_
     }
 }
 
-// The leavers' new entries into new_pairs_: find(v, out, candidates) for each leaver v,
-// which appends v's entries to out (candidates: its scratch). On the workers in blocks of
-// leavers_per_task leavers where there are two blocks or more, each block into a list of
-// its own, the lists joined in block order; the caller sorts them.
+// find(i, out, candidates) for each i < count in turn into `out` (cleared first), each call
+// appending its entries to out (candidates: its scratch). On the workers in blocks of
+// searches_per_task where there are two blocks or more, each block into a list of its own,
+// the lists joined in block order: the entries of one pass over i.
 template <class Find>
-void detail::world_state::find_new_entries(Find&& find) {
-    new_pairs_.clear();
+void detail::world_state::find_in_blocks(std::size_t count, std::vector<circle_pair>& out,
+                                         Find&& find) {
+    out.clear();
     const detail::task_runner tasks = task_runner();
-    const std::size_t blocks = (leavers_.size() + leavers_per_task - 1) / leavers_per_task;
+    const std::size_t blocks = (count + searches_per_task - 1) / searches_per_task;
     if (!tasks.parallel() || blocks < 2) {
-        for (const std::uint32_t v : leavers_) {
-            find(v, new_pairs_, candidates_);
+        for (std::size_t i = 0; i < count; ++i) {
+            find(i, out, candidates_);
         }
         return;
     }
@@ -223,13 +225,13 @@ void detail::world_state::find_new_entries(Find&& find) {
     candidates_of_block_.resize(blocks);
     detail::for_each_item(tasks, blocks, [&](std::size_t k) {
         found_of_block_[k].clear();
-        const std::size_t end = std::min(leavers_.size(), (k + 1) * leavers_per_task);
-        for (std::size_t at = k * leavers_per_task; at < end; ++at) {
-            find(leavers_[at], found_of_block_[k], candidates_of_block_[k]);
+        const std::size_t end = std::min(count, (k + 1) * searches_per_task);
+        for (std::size_t i = k * searches_per_task; i < end; ++i) {
+            find(i, found_of_block_[k], candidates_of_block_[k]);
         }
     });
     for (const std::vector<circle_pair>& found : found_of_block_) {
-        new_pairs_.insert(new_pairs_.end(), found.begin(), found.end());
+        out.insert(out.end(), found.begin(), found.end());
     }
 }
 
@@ -339,14 +341,16 @@ void detail::world_state::relist_leavers(float dt) {
     } else {
         relisted_.add(listed_cells_, listed, leavers_);
     }
-    find_new_entries(
-        [&](std::uint32_t v, std::vector<circle_pair>& out, std::vector<std::uint32_t>&) {
-            detail::for_each_near(listed_cells_, listed, v, relisted_, [&](std::uint32_t u) {
-                if (is_leaver_[u] == 0 || v < u) {
-                    out.push_back({std::min(u, v), std::max(u, v)});
-                }
-            });
-        });
+    find_in_blocks(leavers_.size(), new_pairs_,
+                   [&](std::size_t at, std::vector<circle_pair>& out, std::vector<std::uint32_t>&) {
+                       const std::uint32_t v = leavers_[at];
+                       detail::for_each_near(
+                           listed_cells_, listed, v, relisted_, [&](std::uint32_t u) {
+                               if (is_leaver_[u] == 0 || v < u) {
+                                   out.push_back({std::min(u, v), std::max(u, v)});
+                               }
+                           });
+                   });
     // The blocks of first circles whose pairs changed, for the grouper (pair_grouper::regroup):
     // those of the pairs gone and of the pairs new, not of those listed again as they were.
     changed_blocks_.assign(n / circles_per_chunk + 1, 0);
@@ -473,9 +477,11 @@ void detail::world_state::relist_leavers(float dt) {
 #endif
 
     // Boxes: the leavers' entries made again.
-    find_new_entries(
-        [&](std::uint32_t v, std::vector<circle_pair>& out,
-            std::vector<std::uint32_t>& candidates) { append_box_contacts(v, out, candidates); });
+    find_in_blocks(
+        leavers_.size(), new_pairs_,
+        [&](std::size_t at, std::vector<circle_pair>& out, std::vector<std::uint32_t>& candidates) {
+            append_box_contacts(leavers_[at], out, candidates);
+        });
     {
         const std::span<const circle_pair> fresh = sorted_new_entries();
         const circle_pair* next = fresh.data();

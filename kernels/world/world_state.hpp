@@ -149,7 +149,7 @@ private:
     void append_box_contacts(std::size_t i, std::vector<circle_pair>& out,
                              std::vector<std::uint32_t>& candidates) const;
     template <class Find>
-    void find_new_entries(Find&& find);
+    void find_in_blocks(std::size_t count, std::vector<circle_pair>& out, Find&& find);
     void substep(float h, const detail::kernel_table& kernels);
     [[nodiscard]] bool fast_in_step(float h);
     [[nodiscard]] float fast_floor(float h);
@@ -225,7 +225,7 @@ private:
     aligned_floats box_records_;
     std::vector<float> moved_from_x_, moved_from_y_; // positions after integration
     std::vector<std::uint32_t> candidates_;
-    // relist_leavers' lists of new entries and scratch, a block of leavers each, on workers
+    // find_in_blocks' lists of entries and scratch, a block each, on workers
     std::vector<std::vector<circle_pair>> found_of_block_;
     std::vector<std::vector<std::uint32_t>> candidates_of_block_;
     aligned_floats search_radius_;

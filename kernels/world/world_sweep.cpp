@@ -109,16 +109,12 @@ bool detail::world_state::fast_in_step(float h) {
     return any_fast(fast_test_of(*this, slots(), h, gravity_of(options_) * dt), size());
 }
 
-// The step's floor for find_fast_circles with substeps of h: the least threshold of
-// fast_test over the moving circles (negative: one is always fast). Each substep then first
-// compares the largest speed with it, reading two arrays where fast_test reads four.
-float detail::world_state::fast_floor(float h) {
-    const fast_test fast = fast_test_of(*this, slots(), h, gravity_of(options_) * h);
-    if (!(fast.sweep_from < std::numeric_limits<float>::infinity())) {
-        return std::numeric_limits<float>::infinity();
-    }
+namespace {
+
+// The least threshold of `fast` over the moving circles of [first, end) (infinity: none).
+float least_threshold(const fast_test& fast, std::size_t first, std::size_t end) {
     float floor = std::numeric_limits<float>::infinity();
-    std::size_t i = 0;
+    std::size_t i = first;
 #if defined(__SSE2__)
     // Four circles at a time (a minimum is exact in any order); a loop of scalar minimums
     // was about 2% of a step of the 10 000-circle pile.
@@ -126,7 +122,7 @@ float detail::world_state::fast_floor(float h) {
     const __m128 sweep_from = _mm_set1_ps(fast.sweep_from);
     const __m128 inverse_h = _mm_set1_ps(fast.inverse_h);
     const __m128 gain = _mm_set1_ps(fast.gain);
-    for (; i + 4 <= size(); i += 4) {
+    for (; i + 4 <= end; i += 4) {
         // threshold_of(i), the same operations in the same order
         const __m128 t = _mm_sub_ps(
             _mm_mul_ps(_mm_mul_ps(sweep_from, _mm_loadu_ps(fast.radius + i)), inverse_h), gain);
@@ -139,11 +135,28 @@ float detail::world_state::fast_floor(float h) {
         floor = lane < floor ? lane : floor;
     }
 #endif
-    for (; i < size(); ++i) {
+    for (; i < end; ++i) {
         const float threshold = fast.threshold_of(i);
         floor = fast.inverse_mass[i] > 0.0F && threshold < floor ? threshold : floor;
     }
     return floor;
+}
+
+} // namespace
+
+// The step's floor for find_fast_circles with substeps of h: the least threshold of
+// fast_test over the moving circles (negative: one is always fast), block by block on the
+// workers. Each substep then first compares the largest speed with it, reading two arrays
+// where fast_test reads four.
+float detail::world_state::fast_floor(float h) {
+    const fast_test fast = fast_test_of(*this, slots(), h, gravity_of(options_) * h);
+    if (!(fast.sweep_from < std::numeric_limits<float>::infinity())) {
+        return std::numeric_limits<float>::infinity();
+    }
+    return detail::combine_over_blocks(
+        task_runner(), size(), detail::items_per_task,
+        [&](std::size_t first, std::size_t end) { return least_threshold(fast, first, end); },
+        [](float least, float f) { return f < least ? f : least; });
 }
 
 // Before phase 1 of a substep of h: the fast circles (their speed now, and what gravity adds
