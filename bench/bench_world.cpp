@@ -35,6 +35,7 @@
 // saved every simulated ten seconds while they settle. SIMDCOLLIDE_BENCH_SETTLE_MINUTES=<m>
 // sets the cap to m simulated minutes, and when set, a saved pile that has not settled
 // settles on from where it was saved, for up to m more (settled(), below).
+// SIMDCOLLIDE_BENCH_SETTLE_WORKERS=<k> settles them on k workers: the same pile, sooner.
 #include "bench_support.hpp"
 #include "broad_phase/circle_grid.hpp"
 #include "scenes/scenes.hpp"
@@ -230,11 +231,39 @@ double settle_minutes(bool& given) {
     return minutes;
 }
 
+// A pile's circles and boxes in a world of its own made with `options`.
+particle_world rebuilt(particle_world& pile, const world_options& options) {
+    particle_world world(options);
+    world.set_boxes(pile.boxes().boxes());
+    const particles_view p = pile.particles();
+    world.add_circles({p.x, p.y, p.radius, p.count}, {p.inverse_mass, p.count}, {p.vx, p.count},
+                      {p.vy, p.count});
+    return world;
+}
+
+// SIMDCOLLIDE_BENCH_SETTLE_WORKERS=<k>: piles settle on k workers (the world's own pool).
+// A step gives the same bits on any number of workers, so the pile is the one a single
+// worker settles, sooner; it is timed as each benchmark asks.
+int settle_workers() {
+    const char* text = std::getenv("SIMDCOLLIDE_BENCH_SETTLE_WORKERS");
+    if (text == nullptr || *text == '\0') {
+        return 1;
+    }
+    char* end = nullptr;
+    const long workers = std::strtol(text, &end, 10);
+    if (*end != '\0' || workers < 1 || workers > max_workers) {
+        throw std::invalid_argument(std::string("SIMDCOLLIDE_BENCH_SETTLE_WORKERS is \"") + text +
+                                    "\", must be a count of workers from 1 to " +
+                                    std::to_string(max_workers));
+    }
+    return static_cast<int>(workers);
+}
+
 // Steps the world (dt = 1/60) `at_least` times, then on while its mean squared speed is
 // 0.01 or more, `at_most` steps in all. With a path, the pile is saved there every
 // simulated ten seconds (a stopped run loses at most that) and at the end, and each save
 // is reported on standard error, so that a long settle can be watched.
-void settle(particle_world& world, long at_least, long at_most, const std::string& path) {
+void settle_as_made(particle_world& world, long at_least, long at_most, const std::string& path) {
     constexpr long checkpoint_steps = 600;
     long s = 0;
     for (; s < at_most && (s < at_least || mean_speed2(world) >= 0.01); ++s) {
@@ -248,6 +277,20 @@ void settle(particle_world& world, long at_least, long at_most, const std::strin
     if (!path.empty() && s > 0) {
         save_scene(world, path);
     }
+}
+
+// settle_as_made, on SIMDCOLLIDE_BENCH_SETTLE_WORKERS workers where more than one.
+void settle(particle_world& world, long at_least, long at_most, const std::string& path) {
+    const int workers = settle_workers();
+    if (workers == 1) {
+        settle_as_made(world, at_least, at_most, path);
+        return;
+    }
+    world_options options = world.options();
+    options.workers = workers;
+    particle_world on_workers = rebuilt(world, options);
+    settle_as_made(on_workers, at_least, at_most, path);
+    world = rebuilt(on_workers, world.options());
 }
 
 // The settled pile of n circles, made on first use (dropped, then settled: the top row
@@ -336,16 +379,6 @@ void step(benchmark::State& state, bool reference, std::size_t n) {
     state.counters["ns_per_circle"] =
         elapsed / static_cast<double>(state.iterations()) / static_cast<double>(n);
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
-}
-
-// The settled pile's circles and boxes in a world of its own made with `options`.
-particle_world rebuilt(particle_world& pile, const world_options& options) {
-    particle_world world(options);
-    world.set_boxes(pile.boxes().boxes());
-    const particles_view p = pile.particles();
-    world.add_circles({p.x, p.y, p.radius, p.count}, {p.inverse_mass, p.count}, {p.vx, p.count},
-                      {p.vy, p.count});
-    return world;
 }
 
 // The step as `step` times it, on the settled pile rebuilt with `options`.
