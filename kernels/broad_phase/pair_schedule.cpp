@@ -108,22 +108,19 @@ void pair_schedule::make_part(std::size_t k, std::span<const circle_pair> whole,
     const auto lowest = seam != nullptr && !seam->empty() ? seam->front().a
                                                           : static_cast<std::uint32_t>(k * block_);
     const auto first = static_cast<std::uint32_t>(lowest / circles_per_chunk * circles_per_chunk);
-    if (parts_.size() == 1) {
-        part.pairs.assign(whole.begin(), whole.end());
-    } else {
-        part.pairs.clear();
-        if (seam != nullptr) {
-            part.pairs.assign(seam->begin(), seam->end());
-        }
-        part.pairs.insert(part.pairs.end(), own_of_[k].begin(), own_of_[k].end());
-    }
+    // The pairs copied and moved to offsets from `first` in one pass (a part keeps its list
+    // from step to step, so the resize mostly keeps its size).
+    const std::span<const circle_pair> seam_pairs =
+        seam != nullptr ? std::span<const circle_pair>(*seam) : std::span<const circle_pair>{};
+    const std::span<const circle_pair> own_pairs =
+        parts_.size() == 1 ? whole : std::span<const circle_pair>(own_of_[k]);
+    part.pairs.resize(seam_pairs.size() + own_pairs.size());
+    const auto rebased = [first](circle_pair q) { return circle_pair{q.a - first, q.b - first}; };
+    std::transform(
+        own_pairs.begin(), own_pairs.end(),
+        std::transform(seam_pairs.begin(), seam_pairs.end(), part.pairs.begin(), rebased), rebased);
     part.first = first;
     part.end = static_cast<std::uint32_t>(std::min(n_, (k + 1) * block_));
-    if (first != 0) {
-        for (circle_pair& q : part.pairs) {
-            q = {q.a - first, q.b - first};
-        }
-    }
     const std::size_t count = part.end - part.first;
     if (!changed.empty() && part.grouper.groups().circle_count() == count) {
         const std::size_t from = first / circles_per_chunk;
