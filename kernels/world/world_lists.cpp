@@ -5,6 +5,7 @@
 
 #include "broad_phase/circle_grid.hpp"
 #include "broad_phase/pair_schedule.hpp"
+#include "runtime/circle_blocks.hpp"
 #include "runtime/tasks.hpp"
 #include "world/world_reference.hpp"
 
@@ -154,23 +155,40 @@ bool detail::world_state::find_leavers(std::size_t begin, std::size_t end, float
 // with radius r + s.
 void detail::world_state::list_contacts(float dt) {
     const particles_view p = slots();
-    listed_margin_.resize(size());
-    search_radius_.resize(size());
-    const float fall = step_fall(dt);
-    for (std::size_t i = 0; i < size(); ++i) {
-        const float reach = step_reach(i, dt, fall);
-        listed_margin_[i] = std::isfinite(reach) ? reach + options_.pair_margin : 0.0F;
-        search_radius_[i] = p.radius[i] + listed_margin_[i];
+    const std::size_t n = size();
+    const detail::task_runner tasks = task_runner();
+    for (std::vector<float>* v :
+         {&listed_margin_, &listed_x_, &listed_y_, &listed_radius_, &listed_inverse_mass_}) {
+        v->resize(n);
     }
-    listed_x_.assign(p.x, p.x + size());
-    listed_y_.assign(p.y, p.y + size());
-    listed_radius_.assign(p.radius, p.radius + size());
-    listed_inverse_mass_.assign(p.inverse_mass, p.inverse_mass + size());
+    search_radius_.resize(n);
+    const float fall = step_fall(dt);
+    // Each circle's margin and its state as listed, block by block on the workers.
+    detail::for_each_item(tasks, detail::task_blocks(n), [&](std::size_t k) {
+        const detail::task_block b = detail::block_of(k, n);
+        for (std::size_t i = b.first; i < b.end; ++i) {
+            const float reach = step_reach(i, dt, fall);
+            listed_margin_[i] = std::isfinite(reach) ? reach + options_.pair_margin : 0.0F;
+            search_radius_[i] = p.radius[i] + listed_margin_[i];
+        }
+        std::copy(p.x + b.first, p.x + b.end, listed_x_.begin() + b.first);
+        std::copy(p.y + b.first, p.y + b.end, listed_y_.begin() + b.first);
+        std::copy(p.radius + b.first, p.radius + b.end, listed_radius_.begin() + b.first);
+        std::copy(p.inverse_mass + b.first, p.inverse_mass + b.end,
+                  listed_inverse_mass_.begin() + b.first);
+    });
     boxes_changed_ = false;
     cells_current_ = false;
-    const std::span<const circle_pair> found = finder_.find_on(
-        circles_cview(p.x, p.y, search_radius_.data(), size()), 0.0F, task_runner());
-    pairs_.assign(found.begin(), found.end());
+    const std::span<const circle_pair> found =
+        finder_.find_on(circles_cview(p.x, p.y, search_radius_.data(), n), 0.0F, tasks);
+    // Copied in blocks on the workers: a million circles list some three million pairs.
+    pairs_.resize(found.size());
+    const std::size_t per_task = detail::items_per_task;
+    detail::for_each_item(tasks, (found.size() + per_task - 1) / per_task, [&](std::size_t k) {
+        const auto first = static_cast<std::ptrdiff_t>(k * per_task);
+        const auto end = static_cast<std::ptrdiff_t>(std::min(found.size(), (k + 1) * per_task));
+        std::copy(found.begin() + first, found.begin() + end, pairs_.begin() + first);
+    });
     list_box_contacts();
 }
 
