@@ -197,6 +197,25 @@ inline aabb_set open_container(float width, float height) {
     return walls;
 }
 
+/// A world that relists a few thousand circles a step, on `workers` workers: 40 000 circles
+/// of radius 0.3 at rest in rows of 200, 0.7 apart, in open_container(140, 200), without
+/// gravity, listed with a margin of 0.2; one in 13 moves right at 2, fast enough to leave
+/// its margin every few steps and to meet its neighbour.
+inline particle_world rows_with_movers(int workers) {
+    world_options options;
+    options.gravity_y = 0.0F;
+    options.pair_margin = 0.2F;
+    options.workers = workers;
+    particle_world world(options);
+    world.set_boxes(open_container(140, 200).view());
+    for (std::size_t i = 0; i < 40000; ++i) {
+        world.add_circle({0.5F + 0.7F * static_cast<float>(i % 200),
+                          0.5F + 0.7F * static_cast<float>(i / 200), 0.3F},
+                         1.0F, i % 13 == 0 ? 2.0F : 0.0F, 0.0F);
+    }
+    return world;
+}
+
 /// One random pair, drawn from a mix that covers every branch and tie of the contract:
 /// centres outside, inside, on faces, on corners, at the box centre; exact touching; radius
 /// 0; zero-size boxes; huge and tiny coordinates.

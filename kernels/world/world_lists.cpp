@@ -183,11 +183,11 @@ void detail::world_state::list_contacts(float dt) {
         finder_.find_on(circles_cview(p.x, p.y, search_radius_.data(), n), 0.0F, tasks);
     // Copied in blocks on the workers (the 100 000-circle pile lists some 270 000 pairs).
     pairs_.resize(found.size());
-    const std::size_t per_task = detail::items_per_task;
-    detail::for_each_item(tasks, (found.size() + per_task - 1) / per_task, [&](std::size_t k) {
-        const auto first = static_cast<std::ptrdiff_t>(k * per_task);
-        const auto end = static_cast<std::ptrdiff_t>(std::min(found.size(), (k + 1) * per_task));
-        std::copy(found.begin() + first, found.begin() + end, pairs_.begin() + first);
+    detail::for_each_item(tasks, detail::task_blocks(found.size()), [&](std::size_t k) {
+        const detail::task_block b = detail::block_of(k, found.size());
+        std::copy(found.begin() + static_cast<std::ptrdiff_t>(b.first),
+                  found.begin() + static_cast<std::ptrdiff_t>(b.end),
+                  pairs_.begin() + static_cast<std::ptrdiff_t>(b.first));
     });
     list_box_contacts();
 }

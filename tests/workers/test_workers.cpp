@@ -235,24 +235,11 @@ TEST(workers_listing, a_large_world_lists_on_the_workers_with_one_workers_bits) 
 }
 
 // A large world that relists a few thousand circles a step on the workers (the search for
-// the leavers' pairs, the merge of its list of over 65 536 pairs chunk by chunk): 40 000
-// circles at rest in rows, listed with their neighbours, one in 13 moving fast enough to
-// leave its margin every few steps; 3 and 16 workers give one worker's bits.
+// the leavers' pairs, the merge of its list of over 65 536 pairs chunk by chunk),
+// rows_with_movers; 3 and 16 workers give one worker's bits.
 TEST(workers_listing, a_large_world_relists_on_the_workers_with_one_workers_bits) {
     const auto stepped = [](int workers) {
-        world_options options;
-        options.gravity_y = 0.0F;
-        options.pair_margin = 0.2F;
-        options.workers = workers;
-        particle_world world(options);
-        aabb_set boxes;
-        scenes::add_container(140.0F, 200.0F, boxes);
-        world.set_boxes(boxes.view());
-        for (std::size_t i = 0; i < 40000; ++i) {
-            world.add_circle({0.5F + 0.7F * static_cast<float>(i % 200),
-                              0.5F + 0.7F * static_cast<float>(i / 200), 0.3F},
-                             1.0F, i % 13 == 0 ? 2.0F : 0.0F, 0.0F);
-        }
+        particle_world world = rows_with_movers(workers);
         for (int s = 0; s < 30; ++s) {
             world.step(1.0F / 60.0F);
         }

@@ -195,28 +195,14 @@ TEST(particle_world, a_fast_circle_is_listed_before_it_meets_another) {
 
 // A world of more circles than one block of the look for leavers (which goes block by block
 // on the workers, tasks.hpp's items_per_task), with more listed pairs than a relisting merges
-// on one worker: 40 000 circles at rest a little apart, without gravity, each listed with its
-// neighbours, and one in 97 moving right fast enough to leave its margin every few steps and
-// to meet its neighbour; the steps relist only those. On 1 and 3 workers, after every step
+// on one worker (rows_with_movers: 40 000 circles at rest a little apart, one in 13 moving
+// right fast enough to leave its margin every few steps and to meet its neighbour); the
+// steps relist only those. On 1 and 3 workers, after every step
 // each pair in contact (by the pair finder) is listed once, the lists keep a full listing's
 // order, and the two worlds list the same pairs in the same slots.
 TEST(particle_world, kept_lists_miss_no_contact_in_a_large_world) {
-    const auto large_world = [](int workers) {
-        world_options options;
-        options.gravity_y = 0.0F;
-        options.pair_margin = 0.2F;
-        options.workers = workers;
-        particle_world world(options);
-        world.set_boxes(open_container(140, 200).view());
-        for (std::size_t i = 0; i < 40000; ++i) {
-            world.add_circle({0.5F + 0.7F * static_cast<float>(i % 200),
-                              0.5F + 0.7F * static_cast<float>(i / 200), 0.3F},
-                             1.0F, i % 13 == 0 ? 2.0F : 0.0F, 0.0F);
-        }
-        return world;
-    };
-    particle_world one = large_world(1);
-    particle_world three = large_world(3);
+    particle_world one = rows_with_movers(1);
+    particle_world three = rows_with_movers(3);
     pair_finder finder;
     std::size_t contacts = 0;
     for (int s = 0; s < 30; ++s) {
