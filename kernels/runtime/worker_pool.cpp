@@ -44,15 +44,24 @@ worker_pool::~worker_pool() {
 }
 
 void worker_pool::stop() noexcept {
-    {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        stopping_.store(true, std::memory_order_relaxed);
-        generation_.fetch_add(1, std::memory_order_release);
-    }
-    wake_.notify_all();
+    publish(true);
     for (std::thread& t : threads_) {
         t.join();
     }
+}
+
+// The next task number, open, nobody in it; the last task is closed and empty. Under the
+// mutex, so that a worker about to sleep either sees the new number or is woken below.
+void worker_pool::publish(bool stopping) {
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (stopping) {
+            stopping_.store(true, std::memory_order_relaxed);
+        }
+        const std::uint64_t number = (state_.load(std::memory_order_relaxed) >> number_shift) + 1;
+        state_.store(number << number_shift, std::memory_order_release);
+    }
+    wake_.notify_all();
 }
 
 task_callbacks worker_pool::callbacks() noexcept {
@@ -79,18 +88,19 @@ void worker_pool::run(task_function* task, std::size_t item_count, std::size_t m
         shares_[w].next.store(ranges * w / workers * min_range_, std::memory_order_relaxed);
         shares_[w].end = std::min(item_count, ranges * (w + 1) / workers * min_range_);
     }
-    busy_.store(threads_.size(), std::memory_order_relaxed);
-    {
-        // Under the mutex, so that a worker that found no new task and is about to sleep
-        // either sees the new generation or is woken by the notify below.
-        const std::lock_guard<std::mutex> lock(mutex_);
-        generation_.fetch_add(1, std::memory_order_release);
-    }
-    wake_.notify_all();
+    publish(false);
     take(0);
-    // The others finish their last range at about the same time as this thread.
-    while (busy_.load(std::memory_order_acquire) != 0) {
-        wait_a_little();
+    // Every range is taken now; the task closes once those in it have finished theirs. A
+    // worker that wakes later finds it closed, so no one waits for the slowest to wake.
+    std::uint64_t s = state_.load(std::memory_order_acquire);
+    for (;;) {
+        if ((s & (closed_bit - 1)) != 0) {
+            wait_a_little();
+            s = state_.load(std::memory_order_acquire);
+        } else if (state_.compare_exchange_weak(s, s | closed_bit, std::memory_order_acq_rel,
+                                                std::memory_order_acquire)) {
+            return;
+        }
     }
 }
 
@@ -124,26 +134,42 @@ bool worker_pool::take_from(share& s, std::uint32_t worker) {
     return true;
 }
 
+// Joins the task numbered `number` if it is still open; false once it is closed or over.
+bool worker_pool::join(std::uint64_t number) {
+    std::uint64_t s = state_.load(std::memory_order_acquire);
+    while ((s >> number_shift) == number && (s & closed_bit) == 0) {
+        if (state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel,
+                                         std::memory_order_acquire)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void worker_pool::work(std::uint32_t worker) {
     std::uint64_t seen = 0;
+    const auto number_now = [this] {
+        return state_.load(std::memory_order_acquire) >> number_shift;
+    };
     for (;;) {
         const auto spin_until = std::chrono::steady_clock::now() + spin_for;
-        std::uint64_t now = generation_.load(std::memory_order_acquire);
+        std::uint64_t now = number_now();
         for (unsigned spins = 0; now == seen; ++spins) {
             if ((spins & 63U) == 63U && std::chrono::steady_clock::now() > spin_until) {
                 std::unique_lock<std::mutex> lock(mutex_);
-                wake_.wait(lock,
-                           [&] { return generation_.load(std::memory_order_acquire) != seen; });
+                wake_.wait(lock, [&] { return number_now() != seen; });
             }
             wait_a_little();
-            now = generation_.load(std::memory_order_acquire);
+            now = number_now();
         }
         seen = now;
         if (stopping_.load(std::memory_order_relaxed)) {
             return;
         }
-        take(worker);
-        busy_.fetch_sub(1, std::memory_order_acq_rel);
+        if (join(now)) {
+            take(worker);
+            state_.fetch_sub(1, std::memory_order_release);
+        }
     }
 }
 

@@ -42,19 +42,26 @@ private:
     void run(task_function* task, std::size_t item_count, std::size_t min_range,
              void* task_context);
     void work(std::uint32_t worker);
+    bool join(std::uint64_t number);
     void take(std::uint32_t worker);
     bool take_from(share& s, std::uint32_t worker);
     void stop() noexcept;
+    void publish(bool stopping);
     void wait_a_little() const noexcept;
 
     bool yield_;           // spin by yielding the core (more workers than cores), not pausing
     std::mutex run_mutex_; // one task at a time
     std::mutex mutex_;     // for the sleep on wake_
     std::condition_variable wake_;
-    std::atomic<bool> stopping_{false};        // set with generation_ moved on
-    std::atomic<std::uint64_t> generation_{0}; // one more for each task
-    std::atomic<std::size_t> busy_{0};         // threads not done with the task
-    // The task under way: written before generation_ moves on, read after.
+    std::atomic<bool> stopping_{false}; // set with a new task number
+    // The task under way and who is in it, in one word: its number (one more for each task)
+    // above bit 32, bit 31 once it is closed, and below that how many workers are in it. A
+    // worker joins only an open task; the caller closes a task once every range has been
+    // taken and nobody is in it, so it never waits for a worker that is slow to wake.
+    static constexpr int number_shift = 32;
+    static constexpr std::uint64_t closed_bit = std::uint64_t{1} << 31;
+    std::atomic<std::uint64_t> state_{closed_bit};
+    // The task under way: written while it is closed, read by the workers in it.
     task_function* task_ = nullptr;
     std::size_t min_range_ = 1;
     void* task_context_ = nullptr;

@@ -15,10 +15,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <new>
 #include <random>
@@ -354,6 +356,44 @@ TEST(workers_tasks, the_pools_workers_take_what_a_held_up_worker_leaves) {
         });
         EXPECT_FALSE(gave_up.load()) << workers << " workers";
         EXPECT_EQ(others_done.load(), items - 1);
+    }
+}
+
+// Many short tasks back to back, as a step hands over: each range runs once, before its task
+// returns, and never again after (a worker that wakes late must not join a task that is over,
+// nor run a range of the next one twice). Every task's counts are checked as it returns and
+// once more at the end.
+TEST(workers_tasks, short_tasks_back_to_back_run_each_range_once) {
+    for (const std::size_t workers : {2U, 3U, 7U, 16U}) {
+        detail::worker_pool pool(workers);
+        const task_callbacks callbacks = pool.callbacks();
+        constexpr std::size_t tasks = 5000;
+        constexpr std::size_t most_items = 5;
+        std::vector<std::array<std::atomic<int>, most_items>> ran(tasks);
+        std::mt19937 rng(static_cast<std::uint32_t>(workers));
+        std::uniform_int_distribution<std::size_t> items_of(1, most_items);
+        std::vector<std::size_t> items(tasks);
+        for (std::size_t t = 0; t < tasks; ++t) {
+            items[t] = items_of(rng);
+            const auto task = [](std::size_t begin, std::size_t end, std::uint32_t /*worker*/,
+                                 void* context) {
+                auto& counts = *static_cast<std::array<std::atomic<int>, most_items>*>(context);
+                for (std::size_t k = begin; k < end; ++k) {
+                    ++counts[k];
+                }
+            };
+            callbacks.enqueue(task, items[t], 1, &ran[t], callbacks.user_context);
+            for (std::size_t k = 0; k < most_items; ++k) {
+                ASSERT_EQ(ran[t][k].load(), k < items[t] ? 1 : 0)
+                    << workers << " workers, task " << t << ", item " << k;
+            }
+        }
+        for (std::size_t t = 0; t < tasks; ++t) {
+            for (std::size_t k = 0; k < most_items; ++k) {
+                ASSERT_EQ(ran[t][k].load(), k < items[t] ? 1 : 0)
+                    << workers << " workers, task " << t << ", item " << k << ", at the end";
+            }
+        }
     }
 }
 
