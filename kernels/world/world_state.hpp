@@ -156,6 +156,8 @@ private:
     void find_fast_circles(float h, float floor, const detail::kernel_table& kernels);
     void list_static_circles();
     void sweep_fast_circles();
+    void sweep_fast_circle(std::size_t k, const float* boxes, std::uint32_t box_count,
+                           std::vector<std::uint32_t>& near);
     void find_box_contact_blocks();
     void plan_kinematic_step(float dt);
     void list_kinematic_entries(listing listed, bool resorted);
@@ -260,18 +262,20 @@ private:
     std::vector<std::uint32_t> band_box_touch_end_, touch_group_end_;
     std::vector<std::uint8_t> band_velocity_ok_;
     aligned_floats band_scratch_;
-    // Continuous collision (world_sweep.cpp): the substep's fast circles (slots, ascending)
-    // and where each started it; the static circles' bounding squares in a grid of their
-    // own (current while static_circles_current_, which each step clears), the slot of
-    // each, and the candidates of a sweep.
+    // Continuous collision (world_sweep.cpp): the substep's fast circles (slots, ascending;
+    // found per block of circles) and where each started it; the static circles' bounding
+    // squares in a grid of their own (current while static_circles_current_, which each
+    // step clears), the slot of each, and the candidates of each block of sweeps.
     std::vector<std::uint32_t> fast_;
+    std::vector<std::vector<std::uint32_t>> fast_of_block_;
     std::vector<float> fast_start_x_, fast_start_y_;
     float fast_floor_ = 0.0F; // fast_floor() for the step's substeps
     // The substep's largest squared speed before phase 1, where find_fast_circles looked at
     // it; infinity where it did not.
     float fastest_ = 0.0F;
     static_box_grid static_circles_;
-    std::vector<std::uint32_t> static_slots_, near_;
+    std::vector<std::uint32_t> static_slots_;
+    std::vector<std::vector<std::uint32_t>> near_of_block_;
     bool static_circles_current_ = false;
     // Kinematic boxes (world_kinematic.cpp), by index: where each is, its velocity, and the
     // place move_kinematic_box gave it for the next step (if moving). For the step under

@@ -183,11 +183,23 @@ void detail::world_state::find_fast_circles(float h, float floor,
             return;
         }
     }
+    // Block by block on the workers, each block's fast circles into a list of its own, the
+    // lists joined in block order: ascending, as one pass over the circles finds them.
     const fast_test fast = fast_test_of(*this, slots(), h, gravity_of(options_) * h);
-    for (std::size_t i = 0; i < size(); ++i) {
-        if (fast(i)) {
-            fast_.push_back(static_cast<std::uint32_t>(i));
+    const std::size_t n = size();
+    fast_of_block_.resize(detail::task_blocks(n));
+    detail::for_each_item(task_runner(), fast_of_block_.size(), [&](std::size_t k) {
+        const detail::task_block b = detail::block_of(k, n);
+        std::vector<std::uint32_t>& found = fast_of_block_[k];
+        found.clear();
+        for (std::size_t i = b.first; i < b.end; ++i) {
+            if (fast(i)) {
+                found.push_back(static_cast<std::uint32_t>(i));
+            }
         }
+    });
+    for (const std::vector<std::uint32_t>& found : fast_of_block_) {
+        fast_.insert(fast_.end(), found.begin(), found.end());
     }
     fast_start_x_.resize(fast_.size());
     fast_start_y_.resize(fast_.size());
@@ -231,6 +243,13 @@ void detail::world_state::list_static_circles() {
     static_circles_current_ = true;
 }
 
+namespace {
+
+// Fast circles a worker sweeps at a time: each takes two or more grid queries.
+constexpr std::size_t sweeps_per_task = 64;
+
+} // namespace
+
 // Step 1b (world.hpp): each fast circle's move of phase 1 swept; stopped at its first
 // impact, its velocity answering it, the rest of the move along the surface swept again.
 void detail::world_state::sweep_fast_circles() {
@@ -242,61 +261,76 @@ void detail::world_state::sweep_fast_circles() {
     }
     const float* const boxes = box_records_.data();
     const auto box_count = static_cast<std::uint32_t>(grid_.size());
-    for (std::size_t k = 0; k < fast_.size(); ++k) {
-        const std::uint32_t f = fast_[k];
-        const float r = radius_[f];
-        // The first impact of the move from (sx, sy) by (dx, dy) among the boxes (by index)
-        // and the static circles (box_count + their index), skipping obstacle `skip`.
-        const auto first_impact = [&](float sx, float sy, float dx, float dy, std::uint32_t skip) {
-            first_hit first;
-            grid_.candidates_along(sx, sy, r, dx, dy, near_);
-            for (const std::uint32_t e : near_) {
-                const float* b = boxes + 4 * std::size_t{e};
-                if (e != skip) {
-                    first.offer(sweep::sweep_box_of(sx, sy, r, dx, dy, b[0], b[1], b[2], b[3]), e);
-                }
-            }
-            static_circles_.candidates_along(sx, sy, r, dx, dy, near_);
-            for (const std::uint32_t c : near_) {
-                const std::uint32_t s = static_slots_[c];
-                if (box_count + c != skip) {
-                    first.offer(sweep::sweep_circle_of(sx, sy, r, dx, dy, x_[s], y_[s], radius_[s]),
-                                box_count + c);
-                }
-            }
-            return first;
-        };
-        const float sx = fast_start_x_[k];
-        const float sy = fast_start_y_[k];
-        const float dx = x_[f] - sx;
-        const float dy = y_[f] - sy;
-        const first_hit hit = first_impact(sx, sy, dx, dy, none);
-        if (hit.obstacle == none) {
-            continue;
+    // Each fast circle's sweep reads only the obstacles, which stay where they are, and
+    // writes only that circle: blocks of them on the workers, each with its own candidates.
+    const std::size_t blocks = (fast_.size() + sweeps_per_task - 1) / sweeps_per_task;
+    near_of_block_.resize(blocks);
+    detail::for_each_item(task_runner(), blocks, [&](std::size_t block) {
+        std::vector<std::uint32_t>& near = near_of_block_[block];
+        const std::size_t end = std::min(fast_.size(), (block + 1) * sweeps_per_task);
+        for (std::size_t k = block * sweeps_per_task; k < end; ++k) {
+            sweep_fast_circle(k, boxes, box_count, near);
         }
-        const sweep::impact_result& a = hit.impact;
-        detail::respond_to_impact(vx_[f], vy_[f], a.normal_x, a.normal_y, options_.restitution,
-                                  options_.friction);
-        // Up to the impact, then the rest of the move less its part into the surface.
-        const float ix = sx + a.time * dx;
-        const float iy = sy + a.time * dy;
-        const detail::slide rest = detail::slide_after(a.time, a.normal_x, a.normal_y, dx, dy);
-        const float rx = rest.x;
-        const float ry = rest.y;
-        const first_hit second = first_impact(ix, iy, rx, ry, hit.obstacle);
-        const float t = second.obstacle == none ? 1.0F : second.impact.time;
-        if (second.obstacle != none) {
-            const sweep::impact_result& b = second.impact;
-            detail::respond_to_impact(vx_[f], vy_[f], b.normal_x, b.normal_y, options_.restitution,
-                                      options_.friction);
+    });
+}
+
+// Step 1b for fast circle k (fast_[k]), with `near` as the grid queries' scratch.
+void detail::world_state::sweep_fast_circle(std::size_t k, const float* boxes,
+                                            std::uint32_t box_count,
+                                            std::vector<std::uint32_t>& near) {
+    const std::uint32_t f = fast_[k];
+    const float r = radius_[f];
+    // The first impact of the move from (sx, sy) by (dx, dy) among the boxes (by index)
+    // and the static circles (box_count + their index), skipping obstacle `skip`.
+    const auto first_impact = [&](float sx, float sy, float dx, float dy, std::uint32_t skip) {
+        first_hit first;
+        grid_.candidates_along(sx, sy, r, dx, dy, near);
+        for (const std::uint32_t e : near) {
+            const float* b = boxes + 4 * std::size_t{e};
+            if (e != skip) {
+                first.offer(sweep::sweep_box_of(sx, sy, r, dx, dy, b[0], b[1], b[2], b[3]), e);
+            }
         }
-        x_[f] = ix + t * rx;
-        y_[f] = iy + t * ry;
-        // The sweep's stop is where phase 1 left it: phase 5 gains nothing from it, as the
-        // impulse above did the velocity's part.
-        moved_from_x_[f] = x_[f];
-        moved_from_y_[f] = y_[f];
+        static_circles_.candidates_along(sx, sy, r, dx, dy, near);
+        for (const std::uint32_t c : near) {
+            const std::uint32_t s = static_slots_[c];
+            if (box_count + c != skip) {
+                first.offer(sweep::sweep_circle_of(sx, sy, r, dx, dy, x_[s], y_[s], radius_[s]),
+                            box_count + c);
+            }
+        }
+        return first;
+    };
+    const float sx = fast_start_x_[k];
+    const float sy = fast_start_y_[k];
+    const float dx = x_[f] - sx;
+    const float dy = y_[f] - sy;
+    const first_hit hit = first_impact(sx, sy, dx, dy, none);
+    if (hit.obstacle == none) {
+        return;
     }
+    const sweep::impact_result& a = hit.impact;
+    detail::respond_to_impact(vx_[f], vy_[f], a.normal_x, a.normal_y, options_.restitution,
+                              options_.friction);
+    // Up to the impact, then the rest of the move less its part into the surface.
+    const float ix = sx + a.time * dx;
+    const float iy = sy + a.time * dy;
+    const detail::slide rest = detail::slide_after(a.time, a.normal_x, a.normal_y, dx, dy);
+    const float rx = rest.x;
+    const float ry = rest.y;
+    const first_hit second = first_impact(ix, iy, rx, ry, hit.obstacle);
+    const float t = second.obstacle == none ? 1.0F : second.impact.time;
+    if (second.obstacle != none) {
+        const sweep::impact_result& b = second.impact;
+        detail::respond_to_impact(vx_[f], vy_[f], b.normal_x, b.normal_y, options_.restitution,
+                                  options_.friction);
+    }
+    x_[f] = ix + t * rx;
+    y_[f] = iy + t * ry;
+    // The sweep's stop is where phase 1 left it: phase 5 gains nothing from it, as the
+    // impulse above did the velocity's part.
+    moved_from_x_[f] = x_[f];
+    moved_from_y_[f] = y_[f];
 }
 
 } // namespace simdcollide

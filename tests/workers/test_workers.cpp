@@ -208,6 +208,40 @@ TEST(workers_kinematic, kinematic_boxes_on_workers_give_one_workers_bits) {
     EXPECT_EQ(stepped(7), want);
 }
 
+// 3 000 circles (three blocks of slots) shot at 30 to 60 m/s through a field of static
+// circles inside a container, so that each substep finds hundreds of fast circles and
+// sweeps them (step 1b) in several blocks on the workers; 3 and 16 workers step it to the
+// bits of one.
+TEST(workers_sweep, fast_circles_are_found_and_swept_on_the_workers_with_one_workers_bits) {
+    const auto stepped = [](int workers) {
+        particle_world world({.gravity_y = 0.0F, .workers = workers});
+        aabb_set boxes;
+        scenes::add_container(60.0F, 60.0F, boxes);
+        world.set_boxes(boxes.view());
+        std::mt19937 rng(12);
+        std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+        for (std::size_t i = 0; i < 3000; ++i) {
+            const bool obstacle = i % 6 == 0;
+            const float speed = obstacle ? 0.0F : 30.0F + 30.0F * unit(rng);
+            const float angle = 6.2831853F * unit(rng);
+            world.add_circle({1.0F + static_cast<float>(i % 58) * 1.0F,
+                              1.0F + static_cast<float>(i / 58) * 1.1F, 0.2F + 0.2F * unit(rng)},
+                             obstacle ? 0.0F : 0.5F + unit(rng), speed * std::cos(angle),
+                             speed * std::sin(angle));
+        }
+        std::size_t fast = 0;
+        for (int s = 0; s < 8; ++s) {
+            world.step(1.0F / 60.0F);
+            fast += detail::state_of(world).look_for_fast_circles(1.0F / 60.0F);
+        }
+        EXPECT_GT(fast, 8U * 4U * 128U); // over two blocks of sweeps a substep
+        return state_of(world);
+    };
+    const std::vector<std::uint32_t> want = stepped(1);
+    EXPECT_EQ(stepped(3), want);
+    EXPECT_EQ(stepped(16), want);
+}
+
 // A world large enough that its full listing (the sort into cells, the pair search) runs
 // on the workers: 40 000 circles, some large, listed in full on the first step and again
 // when they are sorted into slots; 3 and 16 workers give one worker's bits.
