@@ -62,7 +62,7 @@ extent bulk_of(circles_cview c, std::size_t step, const extent& whole) {
 
 } // namespace
 
-circle_grid circle_grid_for(circles_cview c, float margin) {
+circle_grid circle_grid_for(circles_cview c, float margin, const task_runner& tasks) {
     const std::size_t n = c.count;
     circle_grid grid;
     if (n == 0) {
@@ -70,20 +70,39 @@ circle_grid circle_grid_for(circles_cview c, float margin) {
     }
     const std::size_t step = (n + median_sample - 1) / median_sample;
     float median = median_radius(c.radius, n, step);
-    float largest = 0.0F;
-    std::size_t above = 0; // circles of radius > 2 median: the large ones (pair_finder.hpp)
-    double lo_x = std::numeric_limits<double>::infinity(), lo_y = lo_x;
-    double hi_x = -lo_x, hi_y = -lo_x;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (pairable_circle(c.x[i], c.y[i], c.radius[i])) {
-            largest = std::max(largest, c.radius[i]);
-            above += c.radius[i] > 2.0F * median ? 1 : 0;
-            lo_x = std::min<double>(lo_x, c.x[i]);
-            lo_y = std::min<double>(lo_y, c.y[i]);
-            hi_x = std::max<double>(hi_x, c.x[i]);
-            hi_y = std::max<double>(hi_y, c.y[i]);
-        }
-    }
+    // The pairable circles' largest radius, how many are above twice the median (the large
+    // ones, pair_finder.hpp) and the extent of their centres, in runs on the workers: the
+    // largest, the least and the count are the same however the circles are cut.
+    struct measures {
+        float largest = 0.0F;
+        std::size_t above = 0;
+        double lo_x = std::numeric_limits<double>::infinity(), lo_y = lo_x;
+        double hi_x = -lo_x, hi_y = -lo_x;
+    };
+    const measures m = combine_over_blocks(
+        tasks, n, items_per_task,
+        [&](std::size_t first, std::size_t end) {
+            measures run;
+            for (std::size_t i = first; i < end; ++i) {
+                if (pairable_circle(c.x[i], c.y[i], c.radius[i])) {
+                    run.largest = std::max(run.largest, c.radius[i]);
+                    run.above += c.radius[i] > 2.0F * median ? 1 : 0;
+                    run.lo_x = std::min<double>(run.lo_x, c.x[i]);
+                    run.lo_y = std::min<double>(run.lo_y, c.y[i]);
+                    run.hi_x = std::max<double>(run.hi_x, c.x[i]);
+                    run.hi_y = std::max<double>(run.hi_y, c.y[i]);
+                }
+            }
+            return run;
+        },
+        [](const measures& a, const measures& b) {
+            return measures{std::max(a.largest, b.largest), a.above + b.above,
+                            std::min(a.lo_x, b.lo_x),       std::min(a.lo_y, b.lo_y),
+                            std::max(a.hi_x, b.hi_x),       std::max(a.hi_y, b.hi_y)};
+        });
+    const float largest = m.largest;
+    const std::size_t above = m.above;
+    const double lo_x = m.lo_x, lo_y = m.lo_y, hi_x = m.hi_x, hi_y = m.hi_y;
     if (!(lo_x <= hi_x)) {
         return grid; // no valid circle
     }

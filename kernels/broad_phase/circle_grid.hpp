@@ -24,8 +24,9 @@ namespace simdcollide::detail {
 /// Above 4 096 circles the median is that of an evenly spaced sample of the radii, unless
 /// half or more of the circles are then above twice it (see circle_grid.cpp). Circles that
 /// are not pairable_circle are left out of the other measures (the largest radius, the
-/// extent of the centres).
-circle_grid circle_grid_for(circles_cview circles, float margin);
+/// extent of the centres). The pass over the circles runs on `tasks`' workers, with the
+/// same result on any number.
+circle_grid circle_grid_for(circles_cview circles, float margin, const task_runner& tasks = {});
 
 /// Sorts the circles into cells.grid's cells (counting sort, stable: ascending index within
 /// a cell), copying their fields in that order, and lists those larger than r_small. Circles

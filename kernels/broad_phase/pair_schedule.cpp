@@ -3,6 +3,7 @@
 #include "broad_phase/pair_schedule.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <memory>
 #include <utility>
@@ -21,11 +22,25 @@ constexpr std::size_t largest_block = 65536;
 // each of a part's eight runs in phase 6 (world.hpp), is a place where an impulse is not
 // carried on up a column in the same pass, and deep piles cut into blocks of a few thousand
 // circles calm several times more slowly (docs/world-design.md, "Workers").
-std::size_t least_block_for(std::span<const circle_pair> pairs) {
-    std::size_t count_of_width[33] = {};
-    for (const circle_pair q : pairs) {
-        ++count_of_width[static_cast<std::size_t>(std::bit_width(q.b - q.a))];
-    }
+std::size_t least_block_for(std::span<const circle_pair> pairs, const task_runner& tasks) {
+    // The pairs counted by width, in runs on the workers: the counts add up to the same
+    // however the list is cut.
+    using widths = std::array<std::size_t, 33>;
+    const widths count_of_width = combine_over_blocks(
+        tasks, pairs.size(), items_per_task,
+        [&](std::size_t first, std::size_t end) {
+            widths count{};
+            for (const circle_pair q : pairs.subspan(first, end - first)) {
+                ++count[static_cast<std::size_t>(std::bit_width(q.b - q.a))];
+            }
+            return count;
+        },
+        [](widths sum, const widths& count) {
+            for (std::size_t w = 0; w < sum.size(); ++w) {
+                sum[w] += count[w];
+            }
+            return sum;
+        });
     std::size_t beyond = pairs.size();
     std::size_t width = 0;
     while (width < 32 && beyond > pairs.size() / 100) {
@@ -43,8 +58,9 @@ std::size_t least_block_for(std::span<const circle_pair> pairs) {
 // parts of about the same work (with blocks of the least size, 100 000 circles make seven
 // blocks, and one worker of two took two of the three odd parts alone). Fewer slots are
 // cut into blocks of the least size.
-std::size_t block_size_for(std::span<const circle_pair> pairs, std::size_t n) {
-    const std::size_t least = least_block_for(pairs);
+std::size_t block_size_for(std::span<const circle_pair> pairs, std::size_t n,
+                           const task_runner& tasks) {
+    const std::size_t least = least_block_for(pairs, tasks);
     const std::size_t blocks = n / (4 * least) * 4;
     if (blocks == 0) {
         return least;
@@ -141,7 +157,7 @@ void pair_schedule::build(std::span<const circle_pair> pairs, std::size_t n,
     const bool fresh = all || !built_for(n);
     if (fresh) {
         n_ = n;
-        block_ = block != 0 ? block : block_size_for(pairs, n);
+        block_ = block != 0 ? block : block_size_for(pairs, n, tasks);
         const std::size_t blocks = (n + block_ - 1) / block_;
         parts_.resize(blocks);
         for (std::vector<std::vector<circle_pair>>* lists : {&own_of_, &seam_of_, &far_of_}) {

@@ -100,7 +100,7 @@ void detail::world_state::list_kinematic_entries(listing listed, bool resorted) 
     }
     const circles_cview listed_reach(listed_x_.data(), listed_y_.data(), search_radius_.data(), n);
     if (!cells_current_) {
-        listed_cells_.grid = detail::circle_grid_for(listed_reach, 0.0F);
+        listed_cells_.grid = detail::circle_grid_for(listed_reach, 0.0F, task_runner());
         detail::sort_into_cells(listed_reach, listed_cells_, task_runner());
         relisted_.clear(n);
         cells_current_ = true;

@@ -352,7 +352,7 @@ void detail::world_state::relist_leavers(float dt) {
     // pair of two leavers is taken from the smaller index.
     const circles_cview listed(listed_x_.data(), listed_y_.data(), search_radius_.data(), n);
     if (!cells_current_ || relisted_.size() + leavers_.size() > relist_at_most()) {
-        listed_cells_.grid = detail::circle_grid_for(listed, 0.0F);
+        listed_cells_.grid = detail::circle_grid_for(listed, 0.0F, task_runner());
         detail::sort_into_cells(listed, listed_cells_, task_runner());
         relisted_.clear(n);
         cells_current_ = true;

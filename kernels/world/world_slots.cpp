@@ -19,7 +19,7 @@ namespace simdcollide {
 void detail::world_state::sort_slots() {
     const std::size_t n = size();
     const circles_cview c(indexed_.x.data(), indexed_.y.data(), indexed_.radius.data(), n);
-    listed_cells_.grid = detail::circle_grid_for(c, 0.0F);
+    listed_cells_.grid = detail::circle_grid_for(c, 0.0F, task_runner());
     detail::sort_into_cells(c, listed_cells_, task_runner());
     circle_of_slot_.assign(listed_cells_.order.begin(), listed_cells_.order.end());
     for (std::size_t i = 0; i < n; ++i) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <span>
+#include <tuple>
 
 namespace simdcollide::testing {
 namespace {
@@ -224,6 +225,26 @@ TEST(pair_finder, matches_brute_force_on_adversarial_scenes) {
     }
     expect_pairs_match_brute_force(tiers);
     expect_pairs_match_brute_force(tiers, 0.5F);
+}
+
+// One finder searching scenes one after another, with more pairs and then fewer and then
+// none: each answer is that scene's alone (the finder reuses its storage).
+TEST(pair_finder, a_finder_used_again_gives_each_scenes_pairs_alone) {
+    pair_finder finder;
+    for (const auto& [n, seed, extent] : {std::tuple{1500U, 21U, 40.0F},
+                                          {1500U, 22U, 20.0F},
+                                          {300U, 23U, 40.0F},
+                                          {1U, 24U, 10.0F},
+                                          {800U, 25U, 30.0F}}) {
+        const circle_set c = random_circles(n, seed, extent, 2.0F);
+        const std::vector<circle_pair> want = reference::find_pairs(c.view(), 0.0F);
+        const std::span<const circle_pair> got = finder.find(c.view(), 0.0F);
+        ASSERT_EQ(got.size(), want.size()) << n << " circles, seed " << seed;
+        for (std::size_t k = 0; k < want.size(); ++k) {
+            ASSERT_EQ(got[k].a, want[k].a) << k;
+            ASSERT_EQ(got[k].b, want[k].b) << k;
+        }
+    }
 }
 
 // Invalid circles, in pair_finder and in the brute force alike. A negative radius once made

@@ -2,6 +2,7 @@
 // own pool or on a host's callbacks however they run the ranges (at once, in reverse, on
 // another thread), on every instruction set; a task that throws reaches the caller; bad
 // worker options are refused.
+#include "broad_phase/circle_grid.hpp"
 #include "broad_phase/pair_schedule.hpp"
 #include "host_tasks.hpp"
 #include "runtime/tasks.hpp"
@@ -240,6 +241,37 @@ TEST(workers_sweep, fast_circles_are_found_and_swept_on_the_workers_with_one_wor
     const std::vector<std::uint32_t> want = stepped(1);
     EXPECT_EQ(stepped(3), want);
     EXPECT_EQ(stepped(16), want);
+}
+
+// The grid's shape for a listing, measured in runs of circles on 3 and 7 workers: the one
+// thread's shape, also with invalid circles, large ones and one far from the rest.
+TEST(workers_listing, the_grids_shape_is_one_threads_on_any_number_of_workers) {
+    for (const bool far : {false, true}) {
+        std::mt19937 rng(31);
+        std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+        circle_set c;
+        for (std::size_t i = 0; i < 60000; ++i) {
+            const float r = i % 97 == 0 ? 3.0F : 0.2F + 0.2F * unit(rng);
+            c.push_back({unit(rng) * 300.0F, unit(rng) * 200.0F, r});
+        }
+        c.x[40000] = std::numeric_limits<float>::quiet_NaN();
+        c.radius[50000] = -1.0F;
+        if (far) {
+            c.x[59999] = 1e7F; // in the last run
+        }
+        const detail::circle_grid want = detail::circle_grid_for(c.view(), 0.1F);
+        for (const std::size_t workers : {3U, 7U}) {
+            detail::worker_pool pool(workers);
+            const detail::circle_grid got =
+                detail::circle_grid_for(c.view(), 0.1F, {pool.callbacks(), workers});
+            EXPECT_EQ(bits(got.r_small), bits(want.r_small)) << far;
+            EXPECT_EQ(got.shape.columns, want.shape.columns) << far;
+            EXPECT_EQ(got.shape.rows, want.shape.rows) << far;
+            EXPECT_EQ(got.shape.origin_x, want.shape.origin_x) << far;
+            EXPECT_EQ(got.shape.origin_y, want.shape.origin_y) << far;
+            EXPECT_EQ(got.shape.size, want.shape.size) << far;
+        }
+    }
 }
 
 // A world large enough that its full listing (the sort into cells, the pair search) runs
