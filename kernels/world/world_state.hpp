@@ -265,7 +265,8 @@ private:
     // Continuous collision (world_sweep.cpp): the substep's fast circles (slots, ascending;
     // found per block of circles) and where each started it; the static circles' bounding
     // squares in a grid of their own (current while static_circles_current_, which each
-    // step clears), the slot of each, and the candidates of each block of sweeps.
+    // step clears), the slot of each (found per block of slots), and the candidates of each
+    // block of sweeps.
     std::vector<std::uint32_t> fast_;
     std::vector<std::vector<std::uint32_t>> fast_of_block_;
     std::vector<float> fast_start_x_, fast_start_y_;
@@ -275,7 +276,7 @@ private:
     float fastest_ = 0.0F;
     static_box_grid static_circles_;
     std::vector<std::uint32_t> static_slots_;
-    std::vector<std::vector<std::uint32_t>> near_of_block_;
+    std::vector<std::vector<std::uint32_t>> static_of_block_, near_of_block_;
     bool static_circles_current_ = false;
     // Kinematic boxes (world_kinematic.cpp), by index: where each is, its velocity, and the
     // place move_kinematic_box gave it for the next step (if moving). For the step under

@@ -100,6 +100,30 @@ float gravity_of(const world_options& o) {
     return std::sqrt(o.gravity_x * o.gravity_x + o.gravity_y * o.gravity_y);
 }
 
+// The slots i < n where keep(i) holds, ascending, into `out` (cleared first): block by block
+// on the workers, each block's into a list of its own (of_block), the lists joined in block
+// order, as one pass over the slots finds them.
+template <class Keep>
+void slots_where(const detail::task_runner& tasks, std::size_t n, Keep&& keep,
+                 std::vector<std::vector<std::uint32_t>>& of_block,
+                 std::vector<std::uint32_t>& out) {
+    of_block.resize(detail::task_blocks(n));
+    detail::for_each_item(tasks, of_block.size(), [&](std::size_t k) {
+        const detail::task_block b = detail::block_of(k, n);
+        std::vector<std::uint32_t>& found = of_block[k];
+        found.clear();
+        for (std::size_t i = b.first; i < b.end; ++i) {
+            if (keep(i)) {
+                found.push_back(static_cast<std::uint32_t>(i));
+            }
+        }
+    });
+    out.clear();
+    for (const std::vector<std::uint32_t>& found : of_block) {
+        out.insert(out.end(), found.begin(), found.end());
+    }
+}
+
 } // namespace
 
 // Whether a step of substeps of h has a circle that can be fast in it: by its speed now and
@@ -183,24 +207,8 @@ void detail::world_state::find_fast_circles(float h, float floor,
             return;
         }
     }
-    // Block by block on the workers, each block's fast circles into a list of its own, the
-    // lists joined in block order: ascending, as one pass over the circles finds them.
     const fast_test fast = fast_test_of(*this, slots(), h, gravity_of(options_) * h);
-    const std::size_t n = size();
-    fast_of_block_.resize(detail::task_blocks(n));
-    detail::for_each_item(task_runner(), fast_of_block_.size(), [&](std::size_t k) {
-        const detail::task_block b = detail::block_of(k, n);
-        std::vector<std::uint32_t>& found = fast_of_block_[k];
-        found.clear();
-        for (std::size_t i = b.first; i < b.end; ++i) {
-            if (fast(i)) {
-                found.push_back(static_cast<std::uint32_t>(i));
-            }
-        }
-    });
-    for (const std::vector<std::uint32_t>& found : fast_of_block_) {
-        fast_.insert(fast_.end(), found.begin(), found.end());
-    }
+    slots_where(task_runner(), size(), fast, fast_of_block_, fast_);
     fast_start_x_.resize(fast_.size());
     fast_start_y_.resize(fast_.size());
     for (std::size_t k = 0; k < fast_.size(); ++k) {
@@ -224,20 +232,23 @@ std::size_t detail::world_state::look_for_fast_circles(float dt) {
 // The static circles as boxes (each one's bounding square) in a grid of their own, for the
 // sweeps to find those near a path; made at most once a step, when a sweep first needs it.
 void detail::world_state::list_static_circles() {
-    static_slots_.clear();
+    const auto square_of = [&](std::size_t i) {
+        return aabb::from_min_max(x_[i] - radius_[i], y_[i] - radius_[i], x_[i] + radius_[i],
+                                  y_[i] + radius_[i]);
+    };
+    // A static circle that is not valid (a caller wrote a non-finite centre into
+    // particles()) stops nothing: the grid takes valid boxes only.
+    const auto listed = [&](std::size_t i) {
+        const aabb square = square_of(i);
+        return inverse_mass_[i] == 0.0F && std::isfinite(square.min_x) &&
+               std::isfinite(square.min_y) && std::isfinite(square.max_x) &&
+               std::isfinite(square.max_y) && square.min_x <= square.max_x &&
+               square.min_y <= square.max_y;
+    };
+    slots_where(task_runner(), size(), listed, static_of_block_, static_slots_);
     aabb_set squares;
-    for (std::size_t i = 0; i < size(); ++i) {
-        const aabb square = aabb::from_min_max(x_[i] - radius_[i], y_[i] - radius_[i],
-                                               x_[i] + radius_[i], y_[i] + radius_[i]);
-        // A static circle that is not valid (a caller wrote a non-finite centre into
-        // particles()) stops nothing: the grid takes valid boxes only.
-        if (inverse_mass_[i] == 0.0F && std::isfinite(square.min_x) &&
-            std::isfinite(square.min_y) && std::isfinite(square.max_x) &&
-            std::isfinite(square.max_y) && square.min_x <= square.max_x &&
-            square.min_y <= square.max_y) {
-            static_slots_.push_back(static_cast<std::uint32_t>(i));
-            squares.push_back(square);
-        }
+    for (const std::uint32_t s : static_slots_) {
+        squares.push_back(square_of(s));
     }
     static_circles_ = static_box_grid(squares.view());
     static_circles_current_ = true;
