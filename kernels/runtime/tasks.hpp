@@ -115,6 +115,32 @@ auto combine_over_blocks(const task_runner& tasks, std::size_t n, std::size_t si
     return folded;
 }
 
+/// find(first, end, list, k) for each block k of [0, count) cut into ranges of `size` items,
+/// each appending its entries to `list`; `out` (cleared first) gets the blocks' lists joined
+/// in block order, so it holds the entries of one pass over [0, count) however the blocks
+/// were shared out. On the runner's workers, each block into a list of its own in of_block;
+/// with one worker, or one block, a single call find(0, count, out, 0).
+template <class T, class Find>
+void join_in_blocks(const task_runner& tasks, std::size_t count, std::size_t size,
+                    std::vector<std::vector<T>>& of_block, std::vector<T>& out, Find&& find) {
+    out.clear();
+    const std::size_t blocks = (count + size - 1) / size;
+    if (!tasks.parallel() || blocks < 2) {
+        find(std::size_t{0}, count, out, std::size_t{0});
+        return;
+    }
+    if (of_block.size() < blocks) {
+        of_block.resize(blocks);
+    }
+    for_each_item(tasks, blocks, [&](std::size_t k) {
+        of_block[k].clear();
+        find(k * size, std::min(count, (k + 1) * size), of_block[k], k);
+    });
+    for (std::size_t k = 0; k < blocks; ++k) {
+        out.insert(out.end(), of_block[k].begin(), of_block[k].end());
+    }
+}
+
 /// combine_over_blocks for the batch entry points: the sum of what the calls return.
 template <class Block>
 std::size_t sum_over_blocks(const task_runner& tasks, std::size_t n, std::size_t size,

@@ -224,33 +224,23 @@ void detail::world_state::append_box_contacts(std::size_t i, std::vector<circle_
 }
 
 // find(i, out, candidates) for each i < count in turn into `out` (cleared first), each call
-// appending its entries to out (candidates: its scratch). On the workers in blocks of
-// searches_per_task where there are two blocks or more, each block into a list of its own,
-// the lists joined in block order: the entries of one pass over i.
+// appending its entries to out (candidates: its scratch): join_in_blocks over blocks of
+// searches_per_task, each block with scratch of its own.
 template <class Find>
 void detail::world_state::find_in_blocks(std::size_t count, std::vector<circle_pair>& out,
                                          Find&& find) {
-    out.clear();
-    const detail::task_runner tasks = task_runner();
-    const std::size_t blocks = (count + searches_per_task - 1) / searches_per_task;
-    if (!tasks.parallel() || blocks < 2) {
-        for (std::size_t i = 0; i < count; ++i) {
-            find(i, out, candidates_);
-        }
-        return;
+    const std::size_t blocks =
+        std::max<std::size_t>(1, (count + searches_per_task - 1) / searches_per_task);
+    if (candidates_of_block_.size() < blocks) {
+        candidates_of_block_.resize(blocks);
     }
-    found_of_block_.resize(blocks);
-    candidates_of_block_.resize(blocks);
-    detail::for_each_item(tasks, blocks, [&](std::size_t k) {
-        found_of_block_[k].clear();
-        const std::size_t end = std::min(count, (k + 1) * searches_per_task);
-        for (std::size_t i = k * searches_per_task; i < end; ++i) {
-            find(i, found_of_block_[k], candidates_of_block_[k]);
-        }
-    });
-    for (const std::vector<circle_pair>& found : found_of_block_) {
-        out.insert(out.end(), found.begin(), found.end());
-    }
+    detail::join_in_blocks(
+        task_runner(), count, searches_per_task, found_of_block_, out,
+        [&](std::size_t first, std::size_t end, std::vector<circle_pair>& found, std::size_t k) {
+            for (std::size_t i = first; i < end; ++i) {
+                find(i, found, candidates_of_block_[k]);
+            }
+        });
 }
 
 // Lists the leavers again on their own: each from where it is now, with a new margin,

@@ -226,8 +226,7 @@ private:
     // The grid's boxes as records of (min x, min y, max x, max y), for phases 2 and 4.
     aligned_floats box_records_;
     std::vector<float> moved_from_x_, moved_from_y_; // positions after integration
-    std::vector<std::uint32_t> candidates_;
-    // find_in_blocks' lists of entries and scratch, a block each, on workers
+    // find_in_blocks' lists of entries (on workers) and scratch, a block each
     std::vector<std::vector<circle_pair>> found_of_block_;
     std::vector<std::vector<std::uint32_t>> candidates_of_block_;
     aligned_floats search_radius_;

@@ -100,28 +100,21 @@ float gravity_of(const world_options& o) {
     return std::sqrt(o.gravity_x * o.gravity_x + o.gravity_y * o.gravity_y);
 }
 
-// The slots i < n where keep(i) holds, ascending, into `out` (cleared first): block by block
-// on the workers, each block's into a list of its own (of_block), the lists joined in block
-// order, as one pass over the slots finds them.
+// The slots i < n where keep(i) holds, ascending, into `out`: block by block on the
+// workers (join_in_blocks; of_block holds the blocks' lists).
 template <class Keep>
 void slots_where(const detail::task_runner& tasks, std::size_t n, Keep&& keep,
                  std::vector<std::vector<std::uint32_t>>& of_block,
                  std::vector<std::uint32_t>& out) {
-    of_block.resize(detail::task_blocks(n));
-    detail::for_each_item(tasks, of_block.size(), [&](std::size_t k) {
-        const detail::task_block b = detail::block_of(k, n);
-        std::vector<std::uint32_t>& found = of_block[k];
-        found.clear();
-        for (std::size_t i = b.first; i < b.end; ++i) {
-            if (keep(i)) {
-                found.push_back(static_cast<std::uint32_t>(i));
-            }
-        }
-    });
-    out.clear();
-    for (const std::vector<std::uint32_t>& found : of_block) {
-        out.insert(out.end(), found.begin(), found.end());
-    }
+    detail::join_in_blocks(tasks, n, detail::circles_per_task, of_block, out,
+                           [&](std::size_t first, std::size_t end,
+                               std::vector<std::uint32_t>& found, std::size_t /*block*/) {
+                               for (std::size_t i = first; i < end; ++i) {
+                                   if (keep(i)) {
+                                       found.push_back(static_cast<std::uint32_t>(i));
+                                   }
+                               }
+                           });
 }
 
 } // namespace
