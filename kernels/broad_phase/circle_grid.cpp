@@ -79,7 +79,7 @@ circle_grid circle_grid_for(circles_cview c, float margin, const task_runner& ta
         double lo_x = std::numeric_limits<double>::infinity(), lo_y = lo_x;
         double hi_x = -lo_x, hi_y = -lo_x;
     };
-    const measures m = combine_over_blocks(
+    const auto [largest, above, lo_x, lo_y, hi_x, hi_y] = combine_over_blocks(
         tasks, n, items_per_task,
         [&](std::size_t first, std::size_t end) {
             measures run;
@@ -100,9 +100,6 @@ circle_grid circle_grid_for(circles_cview c, float margin, const task_runner& ta
                             std::min(a.lo_x, b.lo_x),       std::min(a.lo_y, b.lo_y),
                             std::max(a.hi_x, b.hi_x),       std::max(a.hi_y, b.hi_y)};
         });
-    const float largest = m.largest;
-    const std::size_t above = m.above;
-    const double lo_x = m.lo_x, lo_y = m.lo_y, hi_x = m.hi_x, hi_y = m.hi_y;
     if (!(lo_x <= hi_x)) {
         return grid; // no valid circle
     }
