@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pairwise/kernel_table.hpp"
+#include "scenes/scenes.hpp"
 
 #include <simdcollide/simdcollide.hpp>
 
@@ -187,13 +188,12 @@ inline float distance_to(float x, float y, const aabb& b) {
     return std::hypot(dx, dy);
 }
 
-/// A container for a particle world's tests: a floor 1 thick under [-1, width + 1] and two
-/// walls 1 thick from it up to `height`, inside faces at x = 0 and x = width.
+/// A container for a particle world's tests (scenes::add_container's): a floor 1 thick under
+/// [-1, width + 1] and two walls 1 thick from it up to `height`, inside faces at x = 0 and
+/// x = width.
 inline aabb_set open_container(float width, float height) {
     aabb_set walls;
-    walls.push_back(aabb::from_min_max(-1, -1, width + 1, 0));
-    walls.push_back(aabb::from_min_max(-1, 0, 0, height));
-    walls.push_back(aabb::from_min_max(width, 0, width + 1, height));
+    scenes::add_container(width, height, walls);
     return walls;
 }
 

@@ -38,8 +38,7 @@ namespace {
 void fill(particle_world& world, std::uint32_t seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> unit(0.0F, 1.0F);
-    aabb_set boxes;
-    scenes::add_container(40.0F, 120.0F, boxes);
+    aabb_set boxes = open_container(40.0F, 120.0F);
     for (int k = 0; k < 6; ++k) {
         boxes.push_back(aabb::from_origin_size(unit(rng) * 36.0F, 2.0F + unit(rng) * 20.0F,
                                                1.0F + 3.0F * unit(rng), 0.5F + unit(rng)));
@@ -216,9 +215,7 @@ TEST(workers_kinematic, kinematic_boxes_on_workers_give_one_workers_bits) {
 TEST(workers_sweep, fast_circles_are_found_and_swept_on_the_workers_with_one_workers_bits) {
     const auto stepped = [](int workers) {
         particle_world world({.gravity_y = 0.0F, .workers = workers});
-        aabb_set boxes;
-        scenes::add_container(60.0F, 60.0F, boxes);
-        world.set_boxes(boxes.view());
+        world.set_boxes(open_container(60.0F, 60.0F).view());
         std::mt19937 rng(12);
         std::uniform_real_distribution<float> unit(0.0F, 1.0F);
         for (std::size_t i = 0; i < 3000; ++i) {
@@ -280,9 +277,7 @@ TEST(workers_listing, the_grids_shape_is_one_threads_on_any_number_of_workers) {
 TEST(workers_listing, a_large_world_lists_on_the_workers_with_one_workers_bits) {
     const auto stepped = [](int workers) {
         particle_world world({.workers = workers});
-        aabb_set boxes;
-        scenes::add_container(200.0F, 400.0F, boxes);
-        world.set_boxes(boxes.view());
+        world.set_boxes(open_container(200.0F, 400.0F).view());
         std::mt19937 rng(8);
         std::uniform_real_distribution<float> unit(0.0F, 1.0F);
         for (std::size_t i = 0; i < 40000; ++i) {
