@@ -166,7 +166,7 @@ std::span<const circle_pair> pair_finder::find_on(circles_cview c, float margin,
     // pairs_ and the cells keep their lengths from the last search until they are filled
     // again: each place is written once then, and only places past the last length are
     // zeroed first (a pile of a million circles lists some three million pairs in some two
-    // million cells: zeroing them all took two passes over 32 MB on one thread).
+    // million cells: zeroing them all is two passes over some 32 MB on one thread).
     const auto none = [&] {
         cells_.cell_start.assign(1, 0);
         pairs_.clear();
