@@ -38,7 +38,7 @@ namespace {
 // Whether the world keeps its lists as a full listing orders them: the pairs in slots with
 // a < b, and both lists strictly ascending by (a, b), no entry twice. The step relies on
 // it (a relisting's merge, the grouper's chunks, each band's offset in the box contacts);
-// the merge's fast path (world_lists.cpp, relist_leavers) could break it without changing
+// the merge's fast path (world_relist.cpp) could break it without changing
 // which pairs are listed, and listed_pairs() sorts its copy, so this looks at the lists
 // themselves.
 ::testing::AssertionResult lists_kept_in_order(const particle_world& world) {
