@@ -284,8 +284,11 @@ struct world_options {
     /// 1 to max_workers: the threads a step runs on, the one that calls step included. Above
     /// 1 and without `tasks`, the world starts workers - 1 threads of its own when it is
     /// made, and stops them when it is destroyed; with 1, it starts none. A step gives the
-    /// same bits with any count (workers.hpp, docs/behaviour.md "Workers"). Substeps in bands
-    /// (circles_per_band) run on the calling thread alone.
+    /// same bits with any count (workers.hpp, docs/behaviour.md "Workers"). A step keeps at
+    /// most half its schedule's blocks busy, rounded up (circles_per_block): after its first
+    /// step, a world of one or two blocks (by default at least 16 384 slots each) steps on
+    /// the calling thread alone. Substeps in bands (circles_per_band) run on the calling
+    /// thread alone.
     int workers = 1;
     /// The host's task system (workers.hpp), to run the workers on instead of threads of the
     /// world's own: both callbacks, or neither.

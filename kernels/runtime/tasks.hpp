@@ -18,13 +18,22 @@
 namespace simdcollide::detail {
 
 /// Where a world's tasks run: `callbacks` (the host's or the pool's; none: the caller's
-/// thread), for `workers` workers.
+/// thread), for `workers` workers, of which at most `busy_at_most` take part in a task (0:
+/// all): its items are then cut into at most that many ranges. Who runs an item changes no
+/// result, so neither count changes a bit.
 struct task_runner {
     task_callbacks callbacks{};
     std::size_t workers = 1;
+    std::size_t busy_at_most = 0;
 
     [[nodiscard]] bool parallel() const noexcept {
-        return workers > 1 && callbacks.enqueue != nullptr;
+        return workers > 1 && callbacks.enqueue != nullptr && busy_at_most != 1;
+    }
+    /// The least range of a task of `items` items.
+    [[nodiscard]] std::size_t min_range(std::size_t items) const noexcept {
+        return busy_at_most > 1 && busy_at_most < workers
+                   ? (items + busy_at_most - 1) / busy_at_most
+                   : 1;
     }
 };
 
@@ -79,8 +88,9 @@ void for_each_item(const task_runner& tasks, std::size_t items, Item&& item) {
         return;
     }
     item_task<std::remove_reference_t<Item>> task(item);
-    void* const handle = tasks.callbacks.enqueue(&item_task<std::remove_reference_t<Item>>::run,
-                                                 items, 1, &task, tasks.callbacks.user_context);
+    void* const handle =
+        tasks.callbacks.enqueue(&item_task<std::remove_reference_t<Item>>::run, items,
+                                tasks.min_range(items), &task, tasks.callbacks.user_context);
     if (handle != nullptr) {
         tasks.callbacks.finish(handle, tasks.callbacks.user_context);
     }

@@ -80,13 +80,18 @@ void worker_pool::run(task_function* task, std::size_t item_count, std::size_t m
     task_ = task;
     min_range_ = min_range > 0 ? min_range : 1;
     task_context_ = task_context;
-    // Worker w of W takes ranges [R * w / W, R * (w + 1) / W) of the task's R ranges first,
-    // so that a task cut like the last one gives each worker the same circles again.
+    // Worker w of W takes ranges [first(w), first(w + 1)) of the task's R ranges first, with
+    // first(w) = R w / W rounded up, so that a task cut like the last one gives each worker
+    // the same circles again. Rounded up, the calling thread's share is never empty: with
+    // fewer ranges than workers (a step that keeps fewer busy), it takes the first.
     const std::size_t workers = shares_.size();
     const std::size_t ranges = (item_count + min_range_ - 1) / min_range_;
+    const auto first = [&](std::size_t w) {
+        return std::min(item_count, (ranges * w + workers - 1) / workers * min_range_);
+    };
     for (std::size_t w = 0; w < workers; ++w) {
-        shares_[w].next.store(ranges * w / workers * min_range_, std::memory_order_relaxed);
-        shares_[w].end = std::min(item_count, ranges * (w + 1) / workers * min_range_);
+        shares_[w].next.store(first(w), std::memory_order_relaxed);
+        shares_[w].end = first(w + 1);
     }
     publish(false);
     take(0);
@@ -123,8 +128,12 @@ void worker_pool::take(std::uint32_t worker) {
     }
 }
 
-// One range from the front of share s; false once s has none left.
+// One range from the front of share s; false once s has none left. Looked at before it is
+// written: workers that find a share empty then leave its line in its owner's cache.
 bool worker_pool::take_from(share& s, std::uint32_t worker) {
+    if (s.next.load(std::memory_order_relaxed) >= s.end) {
+        return false;
+    }
     const std::size_t begin = s.next.fetch_add(min_range_, std::memory_order_relaxed);
     if (begin >= s.end) {
         return false;

@@ -179,11 +179,11 @@ INSTANTIATE_TEST_SUITE_P(every_isa, workers_same_bits, ::testing::ValuesIn(compi
 
 // 2 400 circles packed among 400 kinematic boxes going every way, most at up to 2 m/s and a
 // quarter at up to 60 m/s (fast enough to be swept against): over 1 024 circles near a box,
-// so that step 1c and the phases take blocks on the workers. 3 and 7 workers step it to the
-// bits of one.
+// so that step 1c and the phases take blocks on the workers (in blocks of 1 024 slots, so
+// that the step keeps two busy). 3 and 7 workers step it to the bits of one.
 TEST(workers_kinematic, kinematic_boxes_on_workers_give_one_workers_bits) {
     const auto stepped = [](int workers) {
-        particle_world world({.gravity_y = 0.0F, .workers = workers});
+        particle_world world({.gravity_y = 0.0F, .circles_per_block = 1024, .workers = workers});
         std::mt19937 rng(5);
         std::uniform_real_distribution<float> unit(0.0F, 1.0F);
         for (int k = 0; k < 400; ++k) {
@@ -208,13 +208,13 @@ TEST(workers_kinematic, kinematic_boxes_on_workers_give_one_workers_bits) {
     EXPECT_EQ(stepped(7), want);
 }
 
-// 3 000 circles (three blocks of slots) shot at 30 to 60 m/s through a field of static
-// circles inside a container, so that each substep finds hundreds of fast circles and
-// sweeps them (step 1b) in several blocks on the workers; 3 and 16 workers step it to the
-// bits of one.
+// 3 000 circles (three blocks of 1 024 slots, so that the step keeps two workers busy) shot
+// at 30 to 60 m/s through a field of static circles inside a container, so that each
+// substep finds hundreds of fast circles and sweeps them (step 1b) in several blocks on the
+// workers; 3 and 16 workers step it to the bits of one.
 TEST(workers_sweep, fast_circles_are_found_and_swept_on_the_workers_with_one_workers_bits) {
     const auto stepped = [](int workers) {
-        particle_world world({.gravity_y = 0.0F, .workers = workers});
+        particle_world world({.gravity_y = 0.0F, .circles_per_block = 1024, .workers = workers});
         world.set_boxes(open_container(60.0F, 60.0F).view());
         std::mt19937 rng(12);
         std::uniform_real_distribution<float> unit(0.0F, 1.0F);

@@ -1,0 +1,88 @@
+// How many workers a step keeps busy (world_options::workers): at most as many as its phases
+// 3 and 6 run parts side by side, half the schedule's blocks rounded up, so a world of one
+// block steps on the calling thread alone. Seen through a host's callbacks that run each
+// task at once and note how many ranges min_range lets it be cut into. That this changes no
+// bit is test_workers.cpp's to show (16 workers on five blocks keep three busy).
+#include "broad_phase/pair_schedule.hpp"
+#include "host_tasks.hpp"
+#include "test_support.hpp"
+#include "world/world_state.hpp"
+
+#include <simdcollide/simdcollide.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace simdcollide::testing {
+namespace {
+
+// What the host saw: tasks enqueued, and the most ranges any one could be cut into.
+struct host_log {
+    std::size_t tasks = 0;
+    std::size_t most_ranges = 0;
+};
+
+void* run_and_log(task_function* task, std::size_t items, std::size_t min_range, void* context,
+                  void* user) {
+    auto& log = *static_cast<host_log*>(user);
+    ++log.tasks;
+    log.most_ranges = std::max(log.most_ranges, (items + min_range - 1) / min_range);
+    return run_inline(task, items, min_range, context, nullptr);
+}
+
+// n circles in rows of 60, falling into a container, on `workers` workers of the host's
+// (log) and in blocks of `block` slots (0: chosen from the list).
+particle_world logged_pile(std::size_t n, int workers, std::size_t block, host_log& log) {
+    world_options options;
+    options.workers = workers;
+    options.circles_per_block = block;
+    options.tasks = {&run_and_log, &never_called, &log};
+    particle_world world(options);
+    world.set_boxes(open_container(50.0F, 200.0F).view());
+    for (std::size_t i = 0; i < n; ++i) {
+        world.add_circle({0.5F + 0.8F * static_cast<float>(i % 60),
+                          0.5F + 0.8F * static_cast<float>(i / 60), 0.35F},
+                         1.0F, 0.0F, -1.0F);
+    }
+    return world;
+}
+
+TEST(busy_workers, a_world_of_one_block_steps_on_the_calling_thread) {
+    host_log log;
+    particle_world world = logged_pile(3000, 8, 0, log);
+    world.step(1.0F / 60.0F); // the first step has no schedule yet: it may use every worker
+    ASSERT_EQ(detail::state_of(world).schedule_in_slots().blocks(), 1U);
+    const std::size_t first_step = log.tasks;
+    for (int s = 0; s < 20; ++s) {
+        world.step(1.0F / 60.0F);
+    }
+    EXPECT_EQ(log.tasks, first_step) << "tasks enqueued after the first step";
+    EXPECT_GE(world.listings().partial + world.listings().full, 2U); // it listed on the way
+}
+
+TEST(busy_workers, a_step_keeps_at_most_half_its_blocks_busy) {
+    // 5 000 circles in blocks of 1 024: five blocks, so three parts side by side.
+    for (const int workers : {2, 3, 8, 16}) {
+        host_log log;
+        particle_world world = logged_pile(5000, workers, 1024, log);
+        world.step(1.0F / 60.0F);
+        ASSERT_EQ(detail::state_of(world).schedule_in_slots().blocks(), 5U);
+        log = {};
+        for (int s = 0; s < 20; ++s) {
+            world.step(1.0F / 60.0F);
+        }
+        EXPECT_GT(log.tasks, 0U) << workers << " workers";
+        if (workers > 3) { // cut into at most three ranges, and some into more than one
+            EXPECT_LE(log.most_ranges, 3U) << workers << " workers";
+            EXPECT_GE(log.most_ranges, 2U) << workers << " workers";
+        } else { // no fewer workers than parts side by side: cut as finely as the tasks go
+            EXPECT_GT(log.most_ranges, 3U) << workers << " workers";
+        }
+    }
+}
+
+} // namespace
+} // namespace simdcollide::testing
