@@ -36,6 +36,7 @@
 // sets the cap to m simulated minutes, and when set, a saved pile that has not settled
 // settles on from where it was saved, for up to m more (settled(), below).
 // SIMDCOLLIDE_BENCH_SETTLE_WORKERS=<k> settles them on k workers: the same pile, sooner.
+// SIMDCOLLIDE_BENCH_STAGES=1 adds each stage's time a step to world/step (timed_steps).
 #include "bench_support.hpp"
 #include "broad_phase/circle_grid.hpp"
 #include "scenes/scenes.hpp"
@@ -334,15 +335,42 @@ struct using_isa {
 
 // Steps the world in whole sort periods (sort_every steps) while the benchmark runs; returns
 // the wall time they took, in nanoseconds.
+// SIMDCOLLIDE_BENCH_STAGES=1: the timed steps also report each stage's milliseconds a step
+// (stage_<name>, from the clock a world keeps when asked: world_profile.hpp), those that
+// took none left out; summed, they come to about the step's time.
+bool stages_asked() {
+    const char* text = std::getenv("SIMDCOLLIDE_BENCH_STAGES");
+    return text != nullptr && *text != '\0' && std::string_view(text) != "0";
+}
+
+void report_stages(benchmark::State& state, const detail::step_profile& before,
+                   const detail::step_profile& after) {
+    const auto steps = static_cast<double>(after.steps - before.steps);
+    for (std::size_t k = 0; k < detail::step_stage_count; ++k) {
+        const double seconds = after.seconds[k] - before.seconds[k];
+        if (seconds > 0.0 && steps > 0.0) {
+            state.counters[std::string("stage_") + detail::step_stage_names[k]] =
+                seconds * 1e3 / steps;
+        }
+    }
+}
+
 double timed_steps(benchmark::State& state, particle_world& world) {
+    const bool stages = stages_asked();
+    detail::state_of(world).keep_profile(stages);
+    const detail::step_profile before = detail::state_of(world).profile();
     const auto start = std::chrono::steady_clock::now();
     while (state.KeepRunningBatch(particle_world::sort_every)) {
         for (std::size_t k = 0; k < particle_world::sort_every; ++k) {
             world.step(scene_dt);
         }
     }
-    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start)
-        .count();
+    const double elapsed =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+    if (stages) {
+        report_stages(state, before, detail::state_of(world).profile());
+    }
+    return elapsed;
 }
 
 void step(benchmark::State& state, bool reference, std::size_t n) {

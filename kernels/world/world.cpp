@@ -135,13 +135,17 @@ void detail::world_state::step(float dt) {
     // isa_unavailable, which then leaves the world as it was.
     const detail::kernel_table& kernels = detail::active_table();
     plan_kinematic_step(dt); // may refuse a kinematic box's move, before anything changes
+    clock_.begin_step();
+    clock_.enter(detail::step_stage::sort);
     const bool resorted =
         circles_changed_ || circle_of_slot_.size() != size() || steps_ % sort_every == 0;
     if (resorted) {
         sort_slots();
         circles_changed_ = false;
     }
+    clock_.enter(detail::step_stage::gather);
     gather(kernels);
+    clock_.enter(detail::step_stage::lists);
     const listing listed = listing_needed(dt);
     switch (listed) {
     case listing::kept:
@@ -156,6 +160,7 @@ void detail::world_state::step(float dt) {
         break;
     }
     list_kinematic_entries(listed, resorted);
+    clock_.enter(detail::step_stage::schedule);
     // A step that can have fast circles (world.hpp, step 1b) or has circles near a kinematic
     // box (1c) runs outside bands, on the schedule; the static circles are found
     // again when a sweep needs them.
@@ -182,6 +187,7 @@ void detail::world_state::step(float dt) {
         bands_current_ = false;
     }
     if (in_bands) {
+        clock_.enter(detail::step_stage::bands);
         substeps_in_bands(h, kernels);
     } else {
         find_box_contact_blocks();
@@ -190,8 +196,10 @@ void detail::world_state::step(float dt) {
             substep(h, kernels);
         }
     }
+    clock_.enter(detail::step_stage::scatter);
     finish_kinematic_step();
     scatter(kernels);
+    clock_.stop();
     ++steps_;
 }
 

@@ -7,6 +7,7 @@
 #include <simdcollide/world.hpp>
 
 #include "pairwise/world_records.hpp"
+#include "world/world_profile.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -81,6 +82,10 @@ public:
     /// The parts phases 3 and 6 take the pairs in, outside bands
     /// (kernels/broad_phase/pair_schedule.hpp). For tests; valid until the next step.
     [[nodiscard]] const detail::pair_schedule& schedule_in_slots() const { return schedule_.get(); }
+    /// Seconds spent in each stage of the steps since keep_profile(true) (world_profile.hpp).
+    /// For benchmarks; a world keeps none unless asked.
+    [[nodiscard]] const step_profile& profile() const noexcept { return clock_.profile(); }
+    void keep_profile(bool on) noexcept { clock_.keep(on); }
     /// The listed circle-box entries as the step keeps them: (slot, box), where box indexes
     /// boxes().boxes(), sorted by slot and then box. For tests and diagnostics; valid until
     /// the next step.
@@ -327,6 +332,7 @@ private:
     // Where each block of circles_per_task slots starts in box_contacts_ (and one past the
     // last block, its end), for phases 2 and 4 on the workers.
     std::vector<std::size_t> box_contacts_from_, box_touching_in_block_;
+    stage_clock clock_;
 };
 
 /// The state behind a world: for the tests and benchmarks that look into its step.

@@ -110,8 +110,10 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     // 1. Semi-implicit Euler: velocity first, then position with the new velocity.
     moved_from_x_.resize(n);
     moved_from_y_.resize(n);
+    clock_.enter(detail::step_stage::fast);
     find_fast_circles(h, fast_floor_, kernels);
     note_kinematic_starts(h);
+    clock_.enter(detail::step_stage::integrate);
     detail::for_each_item(tasks, task_blocks, [&](std::size_t k) {
         const detail::task_block b = detail::block_of(k, n);
         kernels.world.integrate(detail::circles_of(p, b), options_.gravity_x * h,
@@ -119,14 +121,17 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
                                 moved_from_y_.data() + b.first);
     });
     // 1b. Continuous collision: the fast circles' moves swept (world_sweep.cpp).
+    clock_.enter(detail::step_stage::sweep);
     sweep_fast_circles();
     // 1c. Kinematic boxes: the moves of the circles near them that are fast against a box
     // swept in its frame.
+    clock_.enter(detail::step_stage::kinematic);
     sweep_kinematic_boxes();
 
     // 2. The listed boxes in contact now, each with its normal, depth and approach speed,
     // block by block: a block's touches go to the room of its entries. A kinematic box's
     // approach is the circle's velocity relative to it.
+    clock_.enter(detail::step_stage::box_touches);
     const std::vector<circle_pair>& box_contacts = step_box_contacts();
     const bool kinematic_in_step = !kinematic_found_.empty();
     if (box_touching_.size() < box_contacts.size()) {
@@ -154,6 +159,7 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     // and resizing it down and up again each substep filled the difference with zeros
     // (measured: 2% of a step on the 10 000-circle pile, where a third of the listed pairs
     // are apart).
+    clock_.enter(detail::step_stage::separation);
     if (pair_touching_.size() < schedule.pair_count()) {
         pair_touching_.resize(schedule.pair_count());
     }
@@ -173,6 +179,7 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
 
     // 4. Boxes: each moving circle against its listed boxes in ascending order
     // (docs/behaviour.md's order rule), the kinematic ones last, where the substep ends them.
+    clock_.enter(detail::step_stage::push_out);
     detail::for_each_item(tasks, blocks, [&](std::size_t k) {
         const std::size_t from = box_contacts_from_[k];
         if (kinematic_in_step) {
@@ -189,6 +196,7 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     // kernel that does its part's phase 6 (below), so that SIMD paths keep those velocities
     // packed from the gain to the part's last impulse; the others' gain comes first, since
     // the parts of even blocks reach down into the odd blocks below them.
+    clock_.enter(detail::step_stage::velocity);
     const bool single_pass = options_.velocity_iterations == 1;
     const std::size_t gained_from = single_pass && blocks > 0 ? schedule.part(0).end : 0;
     detail::for_each_item(tasks, detail::task_blocks(n - gained_from), [&](std::size_t k) {
@@ -204,6 +212,7 @@ void detail::world_state::substep(float h, const detail::kernel_table& kernels) 
     // seeing the last's result. A part's pairs go in interleaved runs
     // (detail::impulse_runs): pairs far apart in the list rarely share a circle, so the
     // kernel applies several at once. With velocity_iterations > 1, respond_in_passes.
+    clock_.enter(detail::step_stage::impulses);
     if (!single_pass) {
         respond_in_passes(p, options_.friction);
         return;
