@@ -333,8 +333,6 @@ struct using_isa {
     using_isa& operator=(const using_isa&) = delete;
 };
 
-// Steps the world in whole sort periods (sort_every steps) while the benchmark runs; returns
-// the wall time they took, in nanoseconds.
 // SIMDCOLLIDE_BENCH_STAGES=1: the timed steps also report each stage's milliseconds a step
 // (stage_<name>, from the clock a world keeps when asked: world_profile.hpp), those that
 // took none left out; summed, they come to about the step's time.
@@ -355,6 +353,8 @@ void report_stages(benchmark::State& state, const detail::step_profile& before,
     }
 }
 
+// Steps the world in whole sort periods (sort_every steps) while the benchmark runs; returns
+// the wall time they took, in nanoseconds.
 double timed_steps(benchmark::State& state, particle_world& world) {
     const bool stages = stages_asked();
     detail::state_of(world).keep_profile(stages);
