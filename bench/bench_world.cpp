@@ -36,9 +36,11 @@
 // sets the cap to m simulated minutes, and when set, a saved pile that has not settled
 // settles on from where it was saved, for up to m more (settled(), below).
 // SIMDCOLLIDE_BENCH_SETTLE_WORKERS=<k> settles them on k workers: the same pile, sooner.
-// SIMDCOLLIDE_BENCH_STAGES=1 adds each stage's time a step to world/step (timed_steps).
+// SIMDCOLLIDE_BENCH_STAGES=1 adds each stage's time a step to world/step (timed_steps);
+// SIMDCOLLIDE_BENCH_BLOCK=<circles> sets the schedule's blocks (scene_options).
 #include "bench_support.hpp"
 #include "broad_phase/circle_grid.hpp"
+#include "broad_phase/pair_schedule.hpp"
 #include "scenes/scenes.hpp"
 #include "world/world_state.hpp"
 
@@ -88,12 +90,23 @@ float scene_rows(std::size_t n) {
 }
 
 // The world options of the scene: world_options' defaults, what a user gets, unless
-// SIMDCOLLIDE_BENCH_SHOCK=<s> sets shock propagation or SIMDCOLLIDE_BENCH_BANDS=<circles>
+// SIMDCOLLIDE_BENCH_SHOCK=<s> sets shock propagation, SIMDCOLLIDE_BENCH_BANDS=<circles>
 // sets bands (world.hpp, "Bands": they let a step at 1 000 000 circles keep its data in
-// cache). A pile is settled with the same options, but a saved one serves any band size
-// (bands change no list).
+// cache) or SIMDCOLLIDE_BENCH_BLOCK=<circles> the schedule's blocks (circles_per_block). A
+// pile is settled with the same options, but a saved one serves any band or block size
+// (bands change no list; a pile settled in other blocks is as calm, not the same bits).
 world_options scene_options() {
     world_options options;
+    if (const char* block = std::getenv("SIMDCOLLIDE_BENCH_BLOCK");
+        block != nullptr && *block != '\0') {
+        char* end = nullptr;
+        const unsigned long long circles = std::strtoull(block, &end, 10);
+        if (*end != '\0' || !detail::block_size_allowed(circles)) {
+            throw std::invalid_argument(std::string("SIMDCOLLIDE_BENCH_BLOCK is \"") + block +
+                                        "\", must be 0 or a power of two from 1024 to 2^20");
+        }
+        options.circles_per_block = static_cast<std::size_t>(circles);
+    }
     if (const char* bands = std::getenv("SIMDCOLLIDE_BENCH_BANDS");
         bands != nullptr && *bands != '\0') {
         char* end = nullptr;
