@@ -87,7 +87,7 @@ detail::world_state::world_state(world_options options) : options_(options) {
 
 // A step keeps at most as many workers busy as its phases 3 and 6 run parts side by side:
 // half the schedule's blocks, rounded up (one, the calling thread, for one or two blocks).
-// More only spread each stage's circles over more cores' caches (docs/world-design.md,
+// More made small and mid-sized piles slower on a 16-core machine (docs/world-design.md,
 // "Workers"). The first step and steps in bands have no schedule to go by: every worker.
 detail::task_runner detail::world_state::task_runner() const noexcept {
     const detail::pair_schedule& schedule = schedule_.get();
