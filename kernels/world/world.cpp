@@ -1,7 +1,7 @@
 // The particle world: its options, and the step, stage by stage (see world.hpp and
 // docs/architecture.md). Each stage lives in a file of its own: world_circles.cpp,
 // world_slots.cpp, world_lists.cpp, world_relist.cpp, world_substep.cpp, world_sweep.cpp,
-// world_kinematic.cpp, world_bands.cpp.
+// world_kinematic.cpp, world_kinematic_lists.cpp, world_kinematic_sweep.cpp, world_bands.cpp.
 #include "world/world_state.hpp"
 
 #include "broad_phase/pair_schedule.hpp"
