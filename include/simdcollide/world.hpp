@@ -287,8 +287,8 @@ struct world_options {
     /// same bits with any count (workers.hpp, docs/behaviour.md "Workers"). A step keeps at
     /// most half its schedule's blocks busy, rounded up (circles_per_block): after its first
     /// step, a world of one or two blocks (by default at least 16 384 slots each) steps on
-    /// the calling thread alone. Substeps in bands (circles_per_band) run on the calling
-    /// thread alone.
+    /// the calling thread alone; the world's own threads it does not keep busy sleep.
+    /// Substeps in bands (circles_per_band) run on the calling thread alone.
     int workers = 1;
     /// The host's task system (workers.hpp), to run the workers on instead of threads of the
     /// world's own: both callbacks, or neither.

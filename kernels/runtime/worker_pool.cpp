@@ -27,6 +27,7 @@ constexpr auto spin_for = std::chrono::microseconds(200);
 worker_pool::worker_pool(std::size_t workers)
     // More workers than cores: a spinning thread would hold a core that another needs.
     : yield_(workers > std::max(1U, std::thread::hardware_concurrency())),
+      wake_(std::max<std::size_t>(workers, 1)), asleep_(std::max<std::size_t>(workers, 1), 0),
       shares_(std::max<std::size_t>(workers, 1)) {
     threads_.reserve(workers > 1 ? workers - 1 : 0);
     try {
@@ -44,24 +45,44 @@ worker_pool::~worker_pool() {
 }
 
 void worker_pool::stop() noexcept {
-    publish(true);
+    publish(true, 0);
     for (std::thread& t : threads_) {
         t.join();
     }
 }
 
-// The next task number, open, nobody in it; the last task is closed and empty. Under the
-// mutex, so that a worker about to sleep either sees the new number or is woken below.
-void worker_pool::publish(bool stopping) {
-    {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        if (stopping) {
-            stopping_.store(true, std::memory_order_relaxed);
-        }
-        const std::uint64_t number = (state_.load(std::memory_order_relaxed) >> number_shift) + 1;
-        state_.store(number << number_shift, std::memory_order_release);
+// The next task number, open, nobody in it, of `ranges` ranges; the last task is closed and
+// empty. Under the mutex, so that a worker about to sleep either sees the new number or is
+// woken here: each sleeper with a share of the new task, or every sleeper to stop.
+void worker_pool::publish(bool stopping, std::size_t ranges) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping) {
+        stopping_.store(true, std::memory_order_relaxed);
     }
-    wake_.notify_all();
+    ranges_.store(ranges, std::memory_order_relaxed);
+    const std::uint64_t number = (state_.load(std::memory_order_relaxed) >> number_shift) + 1;
+    state_.store(number << number_shift, std::memory_order_release);
+    if (sleepers_ == 0) {
+        return;
+    }
+    for (std::size_t w = 1; w < shares_.size(); ++w) {
+        if (asleep_[w] != 0 && (stopping || has_share(w, ranges))) {
+            wake_[w].notify_one();
+        }
+    }
+}
+
+// Whether worker w has a share of a task of `ranges` ranges: whether first(w) < first(w + 1)
+// in run(). Every worker has one where there are no fewer ranges than workers.
+bool worker_pool::has_share(std::size_t worker, std::size_t ranges) const noexcept {
+    const std::size_t workers = shares_.size();
+    return (ranges * worker + workers - 1) / workers <
+           (ranges * (worker + 1) + workers - 1) / workers;
+}
+
+std::size_t worker_pool::sleeping() noexcept {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return sleepers_;
 }
 
 task_callbacks worker_pool::callbacks() noexcept {
@@ -93,7 +114,7 @@ void worker_pool::run(task_function* task, std::size_t item_count, std::size_t m
         shares_[w].next.store(first(w), std::memory_order_relaxed);
         shares_[w].end = first(w + 1);
     }
-    publish(false);
+    publish(false, ranges);
     take(0);
     // Every range is taken now; the task closes once those in it have finished theirs. A
     // worker that wakes later finds it closed, so no one waits for the slowest to wake.
@@ -155,6 +176,9 @@ bool worker_pool::join(std::uint64_t number) {
     return false;
 }
 
+// Waits for the next task with a share for this worker: spinning while one came within
+// spin_for, sleeping after that. A task without a share for it (a step that keeps fewer
+// workers busy) neither draws it in nor keeps it spinning.
 void worker_pool::work(std::uint32_t worker) {
     std::uint64_t seen = 0;
     const auto number_now = [this] {
@@ -162,24 +186,39 @@ void worker_pool::work(std::uint32_t worker) {
     };
     for (;;) {
         const auto spin_until = std::chrono::steady_clock::now() + spin_for;
-        std::uint64_t now = number_now();
-        for (unsigned spins = 0; now == seen; ++spins) {
-            if ((spins & 63U) == 63U && std::chrono::steady_clock::now() > spin_until) {
-                std::unique_lock<std::mutex> lock(mutex_);
-                wake_.wait(lock, [&] { return number_now() != seen; });
+        for (unsigned spins = 1;; ++spins) {
+            const std::uint64_t now = number_now();
+            if (now != seen) {
+                seen = now;
+                if (stopping_.load(std::memory_order_relaxed)) {
+                    return;
+                }
+                if (has_share(worker, ranges_.load(std::memory_order_relaxed))) {
+                    break;
+                }
+            } else if ((spins & 63U) == 0 && std::chrono::steady_clock::now() > spin_until) {
+                sleep(worker, seen);
+            } else {
+                wait_a_little();
             }
-            wait_a_little();
-            now = number_now();
         }
-        seen = now;
-        if (stopping_.load(std::memory_order_relaxed)) {
-            return;
-        }
-        if (join(now)) {
+        if (join(seen)) {
             take(worker);
             state_.fetch_sub(1, std::memory_order_release);
         }
     }
+}
+
+// Sleeps until a task after `seen` is published (publish wakes only the workers with a share
+// of it, and all of them to stop; a sleeper woken otherwise looks and sleeps again).
+void worker_pool::sleep(std::uint32_t worker, std::uint64_t seen) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    asleep_[worker] = 1;
+    ++sleepers_;
+    wake_[worker].wait(
+        lock, [&] { return (state_.load(std::memory_order_acquire) >> number_shift) != seen; });
+    asleep_[worker] = 0;
+    --sleepers_;
 }
 
 } // namespace simdcollide::detail
