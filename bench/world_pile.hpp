@@ -1,0 +1,61 @@
+// The world benchmarks' scene, a settled pile: tools/scenes' "box", n circles of radius 0.25 to
+// 0.45 dropped into a container of static boxes (a floor and two walls, 1.2 sqrt(n) wide) with
+// n/100 random obstacle boxes 0.5 to 2.5 on a side inside, stepped with world_options' defaults (dt
+// = 1/60, 4 substeps; scene_options in world_pile.cpp), run until settled (long enough for the top
+// row to fall to the floor, plus a second, then until the mean squared speed is below 0.01, for at
+// most a simulated minute) before timing. Settling 10 000 circles takes seconds, 100 000 a minute
+// or two; the 1 000 000-circle pile, some 600 rows deep, needs shock propagation
+// (SIMDCOLLIDE_BENCH_SHOCK=0.5) and more than the cap (SIMDCOLLIDE_BENCH_SETTLE_MINUTES=4:
+// about an hour). The larger sizes run only when a filter asks for them.
+// SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there (pile-<n>.bin, or
+// pile-<n>-shock<s>.bin with shock propagation), so that each size settles once; they are
+// saved every simulated ten seconds while they settle. SIMDCOLLIDE_BENCH_SETTLE_MINUTES=<m>
+// sets the cap to m simulated minutes, and when set, a saved pile that has not settled
+// settles on from where it was saved, for up to m more (settled()).
+// SIMDCOLLIDE_BENCH_SETTLE_WORKERS=<k> settles them on k workers: the same pile, sooner.
+// SIMDCOLLIDE_BENCH_SHOCK, SIMDCOLLIDE_BENCH_BANDS and SIMDCOLLIDE_BENCH_BLOCK set the
+// world's options (scene_options).
+#pragma once
+
+#include "world/world_state.hpp"
+
+#include <simdcollide/dispatch.hpp>
+#include <simdcollide/world.hpp>
+
+#include <cstddef>
+
+namespace simdcollide::bench {
+
+// The scene's time step (one benchmark iteration of world/step is one step of it).
+constexpr float scene_dt = 1.0F / 60.0F;
+
+// The circles' mean squared speed: a settled pile's is below 0.01.
+double mean_speed2(particle_world& world);
+
+// The width of the scene's container for n circles: 1.2 sqrt(n).
+float scene_width(std::size_t n);
+
+// What a substep of the scene's world records its touches with (the world's own touch
+// parameters): the phase benchmarks time phase 3's recording and phase 6 as a step runs
+// them, shock propagation included.
+detail::touch_parameters touch_parameters_of(const particle_world& world);
+
+// A pile's circles and boxes in a world of its own made with `options`.
+particle_world rebuilt(particle_world& pile, const world_options& options);
+
+// The settled pile of n circles, made on first use and kept for the benchmarks that follow.
+particle_world& settled(std::size_t n);
+
+// Runs the benchmark body on one implementation and restores automatic choice after.
+struct using_isa {
+    explicit using_isa(bool reference) {
+        if (reference) {
+            set_isa(isa::reference);
+        }
+    }
+    ~using_isa() { reset_isa(); }
+    using_isa(const using_isa&) = delete;
+    using_isa& operator=(const using_isa&) = delete;
+};
+
+} // namespace simdcollide::bench
