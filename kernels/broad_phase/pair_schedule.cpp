@@ -94,49 +94,50 @@ void rebase(pair_part& part) {
 
 } // namespace
 
-// The pairs of block k's first circles into its three lists.
-void pair_schedule::cut_block(std::span<const circle_pair> pairs, std::size_t k) {
-    const std::size_t end = std::min(n_, (k + 1) * block_);
-    const std::size_t next_end = std::min(n_, (k + 2) * block_);
-    own_of_[k].clear();
-    seam_of_[k].clear();
-    far_of_[k].clear();
-    for (std::size_t at = list_from_[k]; at < list_from_[k + 1]; ++at) {
-        const circle_pair q = pairs[at];
-        if (q.b < end) {
-            own_of_[k].push_back(q);
-        } else if (q.b < next_end) {
-            seam_of_[k].push_back(q);
-        } else {
-            far_of_[k].push_back(q);
-        }
-    }
-}
-
 // Part k: the seam below block k, then block k's own pairs (list order), from the start of
 // the lowest chunk they name (or the block's first slot) to the block's end, grouped.
 // Starting on a chunk lets the part's grouper regroup only the chunks that changed:
-// `changed` holds the list's flags (none: group afresh).
-void pair_schedule::make_part(std::size_t k, std::span<const circle_pair> whole,
+// `changed` holds the list's flags (none: group afresh). Block k - 1's pairs that reach past
+// block k are its far pairs: they are found here too, as each block's far pairs must be
+// found again whenever the block changes, and then part k is made again.
+void pair_schedule::make_part(std::size_t k, std::span<const circle_pair> pairs,
                               std::span<const std::uint8_t> changed) {
     pair_part& part = parts_[k];
-    const std::vector<circle_pair>* const seam = k > 0 ? &seam_of_[k - 1] : nullptr;
-    const auto lowest = seam != nullptr && !seam->empty() ? seam->front().a
-                                                          : static_cast<std::uint32_t>(k * block_);
+    const auto end = static_cast<std::uint32_t>(std::min(n_, (k + 1) * block_));
+    // Block k - 1's pairs that reach into block k (its seam) or further (far): the few
+    // that leave it, in list order.
+    std::vector<circle_pair>& seam = seam_below_[k];
+    seam.clear();
+    if (k > 0) {
+        const auto below_end = static_cast<std::uint32_t>(k * block_);
+        std::vector<circle_pair>& far = far_of_[k - 1];
+        far.clear();
+        for (std::size_t at = list_from_[k - 1]; at < list_from_[k]; ++at) {
+            const circle_pair q = pairs[at];
+            if (q.b >= below_end) {
+                (q.b < end ? seam : far).push_back(q);
+            }
+        }
+    }
+    const auto lowest = !seam.empty() ? seam.front().a : static_cast<std::uint32_t>(k * block_);
     const auto first = static_cast<std::uint32_t>(lowest / circles_per_chunk * circles_per_chunk);
-    // The pairs copied and moved to offsets from `first` in one pass (a part keeps its list
-    // from step to step, so the resize mostly keeps its size).
-    const std::span<const circle_pair> seam_pairs =
-        seam != nullptr ? std::span<const circle_pair>(*seam) : std::span<const circle_pair>{};
-    const std::span<const circle_pair> own_pairs =
-        parts_.size() == 1 ? whole : std::span<const circle_pair>(own_of_[k]);
-    part.pairs.resize(seam_pairs.size() + own_pairs.size());
-    const auto rebased = [first](circle_pair q) { return circle_pair{q.a - first, q.b - first}; };
-    std::transform(
-        own_pairs.begin(), own_pairs.end(),
-        std::transform(seam_pairs.begin(), seam_pairs.end(), part.pairs.begin(), rebased), rebased);
+    // The pairs moved to offsets from `first` as they are copied. The list is sized for
+    // every pair of block k and cut to those kept: a part keeps its list from step to step,
+    // so the resize mostly keeps its size.
+    part.pairs.resize(seam.size() + (list_from_[k + 1] - list_from_[k]));
+    std::size_t kept = 0;
+    for (const circle_pair q : seam) {
+        part.pairs[kept++] = {q.a - first, q.b - first};
+    }
+    for (std::size_t at = list_from_[k]; at < list_from_[k + 1]; ++at) {
+        const circle_pair q = pairs[at];
+        if (q.b < end) {
+            part.pairs[kept++] = {q.a - first, q.b - first};
+        }
+    }
+    part.pairs.resize(kept);
     part.first = first;
-    part.end = static_cast<std::uint32_t>(std::min(n_, (k + 1) * block_));
+    part.end = end;
     const std::size_t count = part.end - part.first;
     if (!changed.empty() && part.grouper.groups().circle_count() == count) {
         const std::size_t from = first / circles_per_chunk;
@@ -160,7 +161,7 @@ void pair_schedule::build(std::span<const circle_pair> pairs, std::size_t n,
         block_ = block != 0 ? block : block_size_for(pairs, n, tasks);
         const std::size_t blocks = (n + block_ - 1) / block_;
         parts_.resize(blocks);
-        for (std::vector<std::vector<circle_pair>>* lists : {&own_of_, &seam_of_, &far_of_}) {
+        for (std::vector<std::vector<circle_pair>>* lists : {&seam_below_, &far_of_}) {
             lists->resize(blocks);
             for (std::vector<circle_pair>& list : *lists) {
                 list.clear();
@@ -193,13 +194,10 @@ void pair_schedule::build(std::span<const circle_pair> pairs, std::size_t n,
         redo[k] = fresh || block_changed(k) ? 1 : 0;
         any = any || redo[k] != 0;
     }
-    // The list's chunks, and the blocks cut again, block by block on the workers.
+    // The list's chunks, block by block on the workers.
     const std::size_t chunk_count = (n + circles_per_chunk - 1) / circles_per_chunk;
     chunks_.resize(chunk_count);
     for_each_item(tasks, blocks, [&](std::size_t k) {
-        if (redo[k] != 0 && blocks > 1) { // one block: its part is the whole list
-            cut_block(pairs, k);
-        }
         // Each chunk's place in the list, and its reach where its pairs changed.
         const std::size_t last_chunk = std::min(chunk_count, (k + 1) * chunks_per_block);
         for (std::size_t c = k * chunks_per_block; c < last_chunk; ++c) {
@@ -223,7 +221,8 @@ void pair_schedule::build(std::span<const circle_pair> pairs, std::size_t n,
             }
         }
     });
-    // Part k holds the seam of block k - 1 and the own pairs of block k.
+    // Part k holds the seam of block k - 1 and the own pairs of block k; it is made again
+    // where either block changed.
     for_each_item(tasks, blocks, [&](std::size_t k) {
         if (redo[k] != 0 || (k > 0 && redo[k - 1] != 0)) {
             make_part(k, pairs, fresh ? std::span<const std::uint8_t>{} : changed);

@@ -81,15 +81,14 @@ public:
     [[nodiscard]] bool built_for(std::size_t n) const noexcept { return built_ && n_ == n; }
 
 private:
-    void cut_block(std::span<const circle_pair> pairs, std::size_t k);
-    void make_part(std::size_t k, std::span<const circle_pair> whole,
+    void make_part(std::size_t k, std::span<const circle_pair> pairs,
                    std::span<const std::uint8_t> changed);
 
     std::vector<pair_part> parts_;
     pair_part far_;
-    // The pairs of each block of first circles, in slots: within it, reaching into the
-    // next, and reaching further.
-    std::vector<std::vector<circle_pair>> own_of_, seam_of_, far_of_;
+    // For each part, the pairs of the block below that reach into its block (scratch for
+    // make_part); for each block, its pairs that reach past the next block.
+    std::vector<std::vector<circle_pair>> seam_below_, far_of_;
     std::vector<std::size_t> list_from_; // each block's first pair in the list
     std::vector<list_chunk> chunks_;
     std::size_t n_ = 0;
