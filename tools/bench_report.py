@@ -9,7 +9,8 @@ usage:
 A report holds, for one machine: the CPU and the instruction sets it runs; each kernel's
 time per element by instruction set, with the dispatched path's speed-up over the scalar
 reference, over GCC's auto-vectorised reference loop (autovec) and over Box2D, each
-measured in the same run; and the particle world's step at each size measured. Plots
+measured in the same run; the particle world's step at each size measured; and, where they
+were measured, the step on each count of workers with its speed-up over one. Plots
 (matplotlib): speed-up over the reference by kernel and instruction set, and the step's
 time per circle against the number of circles.
 """
@@ -19,7 +20,8 @@ import re
 import shutil
 import sys
 
-NAME = re.compile(r"^(?P<family>[a-z_]+)/(?P<kernel>[a-z_0-9]+)/(?P<impl>[a-z0-9_]+)/(?P<n>\d+)")
+NAME = re.compile(r"^(?P<family>[a-z_]+)/(?P<kernel>[a-z_0-9]+)/(?P<impl>[a-z0-9_]+)/(?P<n>\d+)"
+                  r"(?:/workers:(?P<workers>\d+))?(?:/(?:manual|real)_time)?$")
 ISAS = ["sse2", "avx2", "avx512", "neon"]
 IMPLS = ["reference"] + ISAS + ["dispatch", "autovec", "box2d"]
 
@@ -29,7 +31,9 @@ class ReportError(Exception):
 
 
 def load_results(path):
-    """The benchmark JSON at `path`: (context, {(family, kernel, n): {impl: nanoseconds}})."""
+    """The benchmark JSON at `path`: (context, {(family, kernel, n): {impl: nanoseconds}}).
+    A benchmark on k workers is kernel "<kernel>@workers" with impl k; one with any other
+    variant in its name (sweep:on, ...) is left out."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -59,9 +63,12 @@ def load_results(path):
         m = NAME.match(str(b.get("run_name", b.get("name", ""))))
         if not m or "real_time" not in b:
             continue
-        key = (m["family"], m["kernel"], int(m["n"]))
+        if m["workers"] is None:
+            key, impl = (m["family"], m["kernel"], int(m["n"])), m["impl"]
+        else:
+            key, impl = (m["family"], m["kernel"] + "@workers", int(m["n"])), int(m["workers"])
         try:
-            rows.setdefault(key, {})[m["impl"]] = float(b["real_time"]) * scale[b.get("time_unit", "ns")]
+            rows.setdefault(key, {})[impl] = float(b["real_time"]) * scale[b.get("time_unit", "ns")]
         except (KeyError, TypeError, ValueError):
             raise ReportError(f"{path}: benchmark {b.get('name')} has no readable time") from None
     if not rows:
@@ -85,6 +92,12 @@ def step_rows(rows):
     """The world step's times by number of circles: {n: {impl: ns a step}}."""
     return {n: impls for (family, kernel, n), impls in sorted(rows.items())
             if family == "world" and kernel == "step"}
+
+
+def worker_rows(rows):
+    """The dispatched step on workers by number of circles: {n: {workers: ns a step}}."""
+    return {n: counts for (family, kernel, n), counts in sorted(rows.items())
+            if family == "world" and kernel == "step@workers"}
 
 
 def fmt_time(t):
@@ -149,6 +162,21 @@ def report_text(context, rows):
                     lines.append([str(n), impl, fmt_time(impls[impl]), f"{impls[impl] / n:.1f}",
                                   ratio(impls, "reference") if impl == "dispatch" else "-"])
         out += markdown_table(["circles", "path", "a step", "ns a circle", "SIMD / reference"],
+                              lines) + [""]
+    on_workers = worker_rows(rows)
+    if on_workers:
+        out += ["## The world step on workers", "",
+                "The same step on each count of workers (`world_options::workers`, the world's "
+                "own threads), and one worker's time over it, measured in the same run. A step "
+                "keeps at most half its schedule's blocks of workers busy: a pile of up to "
+                "32 768 circles steps on the calling thread after its first step.", ""]
+        lines = []
+        for n, counts in on_workers.items():
+            for k in sorted(counts):
+                speed_up = f"{counts[1] / counts[k]:.2f}x" if 1 in counts and counts[k] > 0 else "-"
+                lines.append([str(n), str(k), fmt_time(counts[k]), f"{counts[k] / n:.1f}",
+                              speed_up])
+        out += markdown_table(["circles", "workers", "a step", "ns a circle", "1 worker / k"],
                               lines) + [""]
     out += ["## Plots", "", "![speed-up by kernel and instruction set](speedup.png)", "",
             "![step time per circle](step_per_circle.png)", ""]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job: install dependencies, build (Release), benchmark every kernel at n = 4096
 # (the scalar reference, each instruction set this CPU runs, GCC's auto-vectorised loop,
-# Box2D) and the particle world's step at 1 000 to 30 000 circles, then write a report
-# folder (tools/bench_report.py): the raw Google Benchmark JSON, report.md and PNG plots.
+# Box2D) and the particle world's step at 1 000 to 30 000 circles, and at 10 000 on each
+# count of workers up to the cores, then write a report folder (tools/bench_report.py): the
+# raw Google Benchmark JSON, report.md and PNG plots.
 #
 #   tools/run-main.sh [BUILD_DIR] [REPORT_DIR]     (defaults: build, report)
 #
@@ -10,8 +11,8 @@
 #
 # Environment: REPETITIONS (default 5) and MIN_TIME (seconds a repetition, default 0.1).
 # FULL=1 runs the longer set as well: push-out at n = 2^24 against a memory-bandwidth
-# baseline, the world step's phases and the static-box grid against brute force (about ten
-# minutes).
+# baseline, the world step's phases, the static-box grid against brute force and the step
+# of 100 000 circles on each count of workers (about ten minutes, more with many cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -26,8 +27,10 @@ cmake --build "$build" -j"$(nproc)" --target simdcollide_bench simdcollide-info
 "$build"/tools/simdcollide-info
 echo
 filter='/4096(/|$)|^world/step/dispatch/(1000|3000|10000|30000)$|^world/step/reference/10000$'
+filter="$filter"'|^world/step/dispatch/10000/workers:'
 if [ "${FULL:-0}" = "1" ]; then
     filter="$filter"'|push_out/.*/16777216|^world/(find_pairs|group_pairs|separate|separate_recording|respond)/.*/10000(/|$)|^static_boxes/'
+    filter="$filter"'|^world/step/dispatch/100000/workers:'
 fi
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 mkdir -p "$report"
