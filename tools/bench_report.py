@@ -292,6 +292,24 @@ def compare(first, second):
         print()
         print("\n".join(markdown_table(["world step, circles", "A ns a circle", "B ns a circle"],
                                        lines)))
+    wa, wb = worker_rows(ra), worker_rows(rb)
+    lines = []
+    for n in sorted(set(wa) | set(wb)):
+        for k in sorted(set(wa.get(n, {})) | set(wb.get(n, {}))):
+            cells = [str(n), str(k)]
+            for table in (wa, wb):
+                counts = table.get(n, {})
+                if k in counts and counts[k] > 0:
+                    cells += [f"{counts[k] / n:.1f}",
+                              f"{counts[1] / counts[k]:.2f}x" if 1 in counts else "-"]
+                else:
+                    cells += ["-", "-"]
+            lines.append(cells)
+    if lines:
+        print()
+        print("\n".join(markdown_table(["world step, circles", "workers", "A ns a circle",
+                                        "A 1 worker / k", "B ns a circle", "B 1 worker / k"],
+                                       lines)))
 
 
 def main(argv):
