@@ -168,8 +168,9 @@ def report_text(context, rows):
         out += ["## The world step on workers", "",
                 "The same step on each count of workers (`world_options::workers`, the world's "
                 "own threads), and one worker's time over it, measured in the same run. A step "
-                "keeps at most half its schedule's blocks of workers busy: a pile of up to "
-                "32 768 circles steps on the calling thread after its first step.", ""]
+                "keeps at most half its schedule's blocks of workers busy: with the default "
+                "blocks, a pile of up to 32 768 circles steps on the calling thread after its "
+                "first step.", ""]
         lines = []
         for n, counts in on_workers.items():
             for k in sorted(counts):
