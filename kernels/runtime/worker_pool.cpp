@@ -72,12 +72,17 @@ void worker_pool::publish(bool stopping, std::size_t ranges) {
     }
 }
 
-// Whether worker w has a share of a task of `ranges` ranges: whether first(w) < first(w + 1)
-// in run(). Every worker has one where there are no fewer ranges than workers.
-bool worker_pool::has_share(std::size_t worker, std::size_t ranges) const noexcept {
+// The first of worker w's ranges in a task of `ranges` ranges: ranges * w / workers, rounded
+// up (run() says why).
+std::size_t worker_pool::first_range(std::size_t worker, std::size_t ranges) const noexcept {
     const std::size_t workers = shares_.size();
-    return (ranges * worker + workers - 1) / workers <
-           (ranges * (worker + 1) + workers - 1) / workers;
+    return (ranges * worker + workers - 1) / workers;
+}
+
+// Whether worker w has a share of a task of `ranges` ranges. Every worker has one where
+// there are no fewer ranges than workers.
+bool worker_pool::has_share(std::size_t worker, std::size_t ranges) const noexcept {
+    return first_range(worker, ranges) < first_range(worker + 1, ranges);
 }
 
 std::size_t worker_pool::sleeping() noexcept {
@@ -108,7 +113,7 @@ void worker_pool::run(task_function* task, std::size_t item_count, std::size_t m
     const std::size_t workers = shares_.size();
     const std::size_t ranges = (item_count + min_range_ - 1) / min_range_;
     const auto first = [&](std::size_t w) {
-        return std::min(item_count, (ranges * w + workers - 1) / workers * min_range_);
+        return std::min(item_count, first_range(w, ranges) * min_range_);
     };
     for (std::size_t w = 0; w < workers; ++w) {
         shares_[w].next.store(first(w), std::memory_order_relaxed);

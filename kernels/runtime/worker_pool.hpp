@@ -51,6 +51,7 @@ private:
     bool join(std::uint64_t number);
     void take(std::uint32_t worker);
     bool take_from(share& s, std::uint32_t worker);
+    [[nodiscard]] std::size_t first_range(std::size_t worker, std::size_t ranges) const noexcept;
     [[nodiscard]] bool has_share(std::size_t worker, std::size_t ranges) const noexcept;
     void stop() noexcept;
     void publish(bool stopping, std::size_t ranges);
