@@ -1,20 +1,18 @@
-// The world's phases alone, on the settled pile's circles in the order a step keeps them in
+// The world's stages alone, on the settled pile's circles in the order a step keeps them in
 // (pile_in_slots below; world_pile.hpp):
 //   world/find_pairs/dispatch/<n>          the circle-circle broad phase alone
-//   world/separate/<impl>/<n>              phase 3: one round of separation in order over
-//                                          the pile's pairs, grouped
+//   world/separate/<impl>/<n>              separate_in_order (the batch kernel): one round
+//                                          over the pile's pairs, grouped
 //   world/group_pairs/dispatch/<n>         grouping those pairs (pair_grouper); items are pairs
-//   world/separate_recording/<impl>/<n>    the same round as a step runs it, recording the
-//                                          pairs in contact for phase 6
-//   world/respond/<impl>/<n>               phase 6 for the circle pairs that round records;
-//                                          items are those pairs
+//   world/solve/<impl>/<n>                 one solve pass of the soft step over the pile's
+//                                          circle-pair contacts; items are contacts
 //   world/static_boxes/grid/<n>            the accelerated static-box phase
 //   world/static_boxes/brute_force/<n>     every box against every circle, SIMD (one-box kernel)
 //   static_boxes/<grid|brute_force>/<boxes> 10 000 circles against 10 .. 10 000 boxes
 // <impl> is reference (set_isa(isa::reference)) or dispatch. Items are circles unless said.
 #include "bench_support.hpp"
 #include "broad_phase/circle_grid.hpp"
-#include "broad_phase/pair_schedule.hpp"
+#include "world/solver/solver_table.hpp"
 #include "world/world_state.hpp"
 #include "world_pile.hpp"
 
@@ -78,87 +76,48 @@ void find_pairs(benchmark::State& state, std::size_t n) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
-// The world's phase 3 with its record (kernel_table.hpp, world.separate_in_order), one
-// round over the pile's pairs grouped by pair_grouper, as a substep runs it: separation in
-// order, the pairs in contact recorded for phase 6; items are circles, as in
-// world/separate (which times the same round without the record).
-void separate_recording_pile(benchmark::State& state, bool reference, std::size_t n) {
+// One solve pass of the soft step (solver_table.hpp, solve_pairs) over the settled pile's
+// circle-pair contacts as its world last made and prepared them, colour by colour, the
+// impulses and velocities put back before each run; items are contacts.
+void solve_pile(benchmark::State& state, bool reference, std::size_t n) {
     particle_world& world = settled(n);
-    pile_in_slots& pile = pile_of(n);
-    pair_grouper grouper;
-    const pair_groups& groups = grouper.group(pile.pairs, n);
-    const particles_view p = pile.view();
-    const detail::kernel_table& table =
-        reference ? detail::reference_table() : detail::active_table();
-    std::vector<detail::world_touch> touches(groups.pairs().size());
-    const detail::touch_recording record{touch_parameters_of(world), touches.data()};
-    aligned_floats scratch(8 * n);
-    const std::vector<float> x(p.x, p.x + n), y(p.y, p.y + n);
-    std::size_t count = 0;
+    world.step(scene_dt); // contacts made and prepared from the pile as it is
+    const detail::world_state& ws = detail::state_of(world);
+    detail::pair_contacts contacts = ws.pair_contacts_in_slots();
+    const particles_view p = world.particles();
+    aligned_floats bodies(4 * n);
+    for (std::size_t s = 0; s < n; ++s) {
+        const std::uint32_t i = ws.circle_of_slot(s);
+        bodies[4 * s] = p.vx[i];
+        bodies[4 * s + 1] = p.vy[i];
+    }
+    const aligned_floats start = bodies;
+    const aligned_floats normal = contacts.normal;
+    const aligned_floats tangent = contacts.tangent;
+    const detail::solver_kernels& table =
+        reference ? detail::solver_reference() : detail::solver_table(detail::active_table().id);
+    detail::solve_parameters parameters;
+    const float h = scene_dt / static_cast<float>(world.options().substeps);
+    parameters.inverse_h = 1.0F / h;
+    parameters.max_push = world.options().max_push_speed;
+    parameters.friction = world.options().friction;
+    parameters.moving = {10.0F, 0.9F, 0.1F};
+    parameters.fixed = {20.0F, 0.95F, 0.05F};
+    const detail::solver_bodies v{bodies.data()};
     for (auto _ : state) {
-        std::copy(x.begin(), x.end(), p.x);
-        std::copy(y.begin(), y.end(), p.y);
+        std::copy(start.data(), start.data() + 4 * n, bodies.data());
+        contacts.normal = normal;
+        contacts.tangent = tangent;
         state.SetIterationTime(seconds_of([&] {
-            count = table.world.separate_in_order(
-                p, groups.pairs().data(), groups.ends().data(), groups.ends().size(),
-                separation_weighting::inverse_mass, 1, &record, nullptr, scratch.data());
+            for (std::size_t c = 0; c < contacts.colours(); ++c) {
+                table.solve_pairs(v, contacts, contacts.colour_start[c],
+                                  contacts.colour_start[c + 1], parameters);
+            }
         }));
     }
-    // Left as found: the other benchmarks share the pile.
-    std::copy(x.begin(), x.end(), p.x);
-    std::copy(y.begin(), y.end(), p.y);
-    state.counters["pairs"] = static_cast<double>(pile.pairs.size());
-    state.counters["in_contact"] = static_cast<double>(count);
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
-}
-
-// The touches a substep's phase 3 records in the pile (one round over its pairs, grouped),
-// the pile's positions left as they were.
-std::vector<detail::world_touch> recorded_touches(pile_in_slots& pile,
-                                                  const detail::touch_parameters& parameters) {
-    const particles_view p = pile.view();
-    pair_grouper grouper;
-    const pair_groups& groups = grouper.group(pile.pairs, p.count);
-    std::vector<detail::world_touch> touches(groups.pairs().size());
-    const detail::touch_recording record{parameters, touches.data()};
-    aligned_floats scratch(8 * p.count);
-    const std::vector<float> x(p.x, p.x + p.count), y(p.y, p.y + p.count);
-    touches.resize(detail::active_table().world.separate_in_order(
-        p, groups.pairs().data(), groups.ends().data(), groups.ends().size(),
-        separation_weighting::inverse_mass, 1, &record, nullptr, scratch.data()));
-    std::copy(x.begin(), x.end(), p.x);
-    std::copy(y.begin(), y.end(), p.y);
-    return touches;
-}
-
-// The world's phase 6 for circle pairs (kernel_table.hpp, world.respond_pairs) on the touches
-// phase 3 records in the pile (recorded_touches), the velocities put back before each run;
-// items are touches. The kernel packs and unpacks the velocities itself; the step runs the
-// same impulse loop inside gain_and_respond, on the records the gain packed, so this times
-// a little more than the step spends on the pairs.
-void respond_pile(benchmark::State& state, bool reference, std::size_t n) {
-    particle_world& world = settled(n);
-    pile_in_slots& pile = pile_of(n);
-    const particles_view p = pile.view();
-    const detail::kernel_table& table =
-        reference ? detail::reference_table() : detail::active_table();
-    const std::vector<detail::world_touch> touches =
-        recorded_touches(pile, touch_parameters_of(world));
-    aligned_floats scratch(4 * n);
-    const std::vector<float> vx(p.vx, p.vx + n), vy(p.vy, p.vy + n);
-    for (auto _ : state) {
-        std::copy(vx.begin(), vx.end(), p.vx);
-        std::copy(vy.begin(), vy.end(), p.vy);
-        state.SetIterationTime(seconds_of([&] {
-            table.world.respond_pairs(p, touches.data(), touches.size(), world.options().friction,
-                                      scratch.data());
-        }));
-    }
-    // Left as found: the other benchmarks share the pile.
-    std::copy(vx.begin(), vx.end(), p.vx);
-    std::copy(vy.begin(), vy.end(), p.vy);
-    state.counters["touches"] = static_cast<double>(touches.size());
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * touches.size()));
+    state.counters["contacts"] = static_cast<double>(contacts.size());
+    state.counters["colours"] = static_cast<double>(contacts.colours());
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * contacts.size()));
 }
 
 // The world's phase 3, one round (separate_in_order) over the pile's pairs as grouped by
@@ -264,11 +223,7 @@ bool register_all() {
                                          separate_pile, reference, n)
                 ->UseManualTime()
                 ->Unit(benchmark::kMicrosecond);
-            benchmark::RegisterBenchmark(name({"world/separate_recording/", impl, size}).c_str(),
-                                         separate_recording_pile, reference, n)
-                ->UseManualTime()
-                ->Unit(benchmark::kMicrosecond);
-            benchmark::RegisterBenchmark(name({"world/respond/", impl, size}).c_str(), respond_pile,
+            benchmark::RegisterBenchmark(name({"world/solve/", impl, size}).c_str(), solve_pile,
                                          reference, n)
                 ->UseManualTime()
                 ->Unit(benchmark::kMicrosecond);

@@ -2,7 +2,6 @@
 // and loaded.
 #include "world_pile.hpp"
 
-#include "broad_phase/pair_schedule.hpp"
 #include "scenes/scenes.hpp"
 #include "world/world_state.hpp"
 
@@ -48,56 +47,12 @@ float scene_rows(std::size_t n) {
     return static_cast<float>(n) / static_cast<float>(scene_columns(n));
 }
 
-// The world options of the scene: world_options' defaults, what a user gets, unless
-// SIMDCOLLIDE_BENCH_SHOCK=<s> sets shock propagation, SIMDCOLLIDE_BENCH_BANDS=<circles>
-// sets bands (world.hpp, "Bands": they let a step at 1 000 000 circles keep its data in
-// cache) or SIMDCOLLIDE_BENCH_BLOCK=<circles> the schedule's blocks (circles_per_block). A
-// pile is settled with the same options, but a saved one serves any band or block size
-// (bands change no list; a pile settled in other blocks is as calm, not the same bits).
+// The world options of the scene: world_options' defaults, what a user gets.
 world_options scene_options() {
-    world_options options;
-    if (const char* block = std::getenv("SIMDCOLLIDE_BENCH_BLOCK");
-        block != nullptr && *block != '\0') {
-        char* end = nullptr;
-        const unsigned long long circles = std::strtoull(block, &end, 10);
-        if (*end != '\0' || !detail::block_size_allowed(circles)) {
-            throw std::invalid_argument(std::string("SIMDCOLLIDE_BENCH_BLOCK is \"") + block +
-                                        "\", must be 0 or a power of two from 1024 to 2^20");
-        }
-        options.circles_per_block = static_cast<std::size_t>(circles);
-    }
-    if (const char* bands = std::getenv("SIMDCOLLIDE_BENCH_BANDS");
-        bands != nullptr && *bands != '\0') {
-        char* end = nullptr;
-        const unsigned long long circles = std::strtoull(bands, &end, 10);
-        if (*end != '\0' || circles % 16 != 0 || circles > (1ULL << 30)) {
-            throw std::invalid_argument(std::string("SIMDCOLLIDE_BENCH_BANDS is \"") + bands +
-                                        "\", must be 0 or a multiple of 16 up to 2^30");
-        }
-        options.circles_per_band = static_cast<std::size_t>(circles);
-    }
-    const char* text = std::getenv("SIMDCOLLIDE_BENCH_SHOCK");
-    if (text != nullptr && *text != '\0') {
-        char* end = nullptr;
-        const float shock = std::strtof(text, &end);
-        if (*end != '\0' || !(shock >= 0.0F && shock <= 1.0F)) {
-            throw std::invalid_argument(std::string("SIMDCOLLIDE_BENCH_SHOCK is \"") + text +
-                                        "\", must be a number from 0 to 1");
-        }
-        options.shock_propagation = shock;
-    }
-    return options;
+    return {};
 }
 
 } // namespace
-
-// What a substep of the scene's world records its touches with (the world's own touch
-// parameters): the phase benchmarks time phase 3's recording and phase 6 as a step runs
-// them, shock propagation included.
-detail::touch_parameters touch_parameters_of(const particle_world& world) {
-    return detail::state_of(world).touch_parameters_for(
-        scene_dt / static_cast<float>(world.options().substeps));
-}
 
 namespace {
 
@@ -120,13 +75,8 @@ std::string scene_path(std::size_t n) {
     }
     std::string path(dir);
     path.append("/pile-").append(std::to_string(n));
-    // A pile settled with other options is another scene.
-    if (const float shock = scene_options().shock_propagation; shock != 0.0F) {
-        char suffix[32];
-        std::snprintf(suffix, sizeof suffix, "-shock%g", static_cast<double>(shock));
-        path.append(suffix);
-    }
-    path.append(".bin");
+    // A pile settled by another solver is another scene.
+    path.append("-soft.bin");
     return path;
 }
 

@@ -35,11 +35,6 @@ double mean_speed2(particle_world& world);
 // The width of the scene's container for n circles: 1.2 sqrt(n).
 float scene_width(std::size_t n);
 
-// What a substep of the scene's world records its touches with (the world's own touch
-// parameters): the phase benchmarks time phase 3's recording and phase 6 as a step runs
-// them, shock propagation included.
-detail::touch_parameters touch_parameters_of(const particle_world& world);
-
 // A pile's circles and boxes in a world of its own made with `options`.
 particle_world rebuilt(particle_world& pile, const world_options& options);
 

@@ -99,13 +99,6 @@ world_options options_from(const py::kwargs& kwargs) {
         }
         return static_cast<float>(v.cast<double>());
     };
-    const auto as_count = [&](const py::handle& v, const std::string& key) {
-        const long long n = as_int(v, key);
-        if (n < 0) {
-            throw py::value_error("World: " + key + " must be >= 0, not " + std::to_string(n));
-        }
-        return static_cast<std::size_t>(n);
-    };
     const auto as_rounds = [&](const py::handle& v, const std::string& key) {
         const long long n = as_int(v, key);
         if (n < INT_MIN || n > INT_MAX) {
@@ -118,21 +111,17 @@ world_options options_from(const py::kwargs& kwargs) {
         {"gravity_x", [&](auto& v, auto& k) { o.gravity_x = as_float(v, k); }},
         {"gravity_y", [&](auto& v, auto& k) { o.gravity_y = as_float(v, k); }},
         {"substeps", [&](auto& v, auto& k) { o.substeps = as_rounds(v, k); }},
-        {"separation_iterations",
-         [&](auto& v, auto& k) { o.separation_iterations = as_rounds(v, k); }},
         {"restitution", [&](auto& v, auto& k) { o.restitution = as_float(v, k); }},
         {"friction", [&](auto& v, auto& k) { o.friction = as_float(v, k); }},
-        {"weighting", [&](auto& v, auto&) { o.weighting = weighting_from(py::str(v)); }},
-        {"max_correction_speed",
-         [&](auto& v, auto& k) { o.max_correction_speed = as_float(v, k); }},
+        {"contact_hertz", [&](auto& v, auto& k) { o.contact_hertz = as_float(v, k); }},
+        {"contact_damping_ratio",
+         [&](auto& v, auto& k) { o.contact_damping_ratio = as_float(v, k); }},
+        {"max_push_speed", [&](auto& v, auto& k) { o.max_push_speed = as_float(v, k); }},
+        {"restitution_threshold",
+         [&](auto& v, auto& k) { o.restitution_threshold = as_float(v, k); }},
+        {"relax_iterations", [&](auto& v, auto& k) { o.relax_iterations = as_rounds(v, k); }},
         {"sweep_from", [&](auto& v, auto& k) { o.sweep_from = as_float(v, k); }},
         {"pair_margin", [&](auto& v, auto& k) { o.pair_margin = as_float(v, k); }},
-        {"velocity_iterations", [&](auto& v, auto& k) { o.velocity_iterations = as_rounds(v, k); }},
-        {"shock_propagation", [&](auto& v, auto& k) { o.shock_propagation = as_float(v, k); }},
-        {"circles_per_band", [&](auto& v, auto& k) { o.circles_per_band = as_count(v, k); }},
-        {"overlap_substeps_from",
-         [&](auto& v, auto& k) { o.overlap_substeps_from = as_count(v, k); }},
-        {"circles_per_block", [&](auto& v, auto& k) { o.circles_per_block = as_count(v, k); }},
         {"workers", [&](auto& v, auto& k) { o.workers = as_rounds(v, k); }},
     };
     for (const auto& [key, value] : kwargs) {
@@ -147,25 +136,19 @@ world_options options_from(const py::kwargs& kwargs) {
 }
 
 py::dict options_dict(const world_options& o) {
-    const char* weighting = o.weighting == separation_weighting::inverse_mass ? "inverse_mass"
-                            : o.weighting == separation_weighting::equal      ? "equal"
-                                                                              : "by_radius";
     py::dict d;
     d["gravity_x"] = o.gravity_x;
     d["gravity_y"] = o.gravity_y;
     d["substeps"] = o.substeps;
-    d["separation_iterations"] = o.separation_iterations;
     d["restitution"] = o.restitution;
     d["friction"] = o.friction;
-    d["weighting"] = weighting;
-    d["max_correction_speed"] = o.max_correction_speed;
+    d["contact_hertz"] = o.contact_hertz;
+    d["contact_damping_ratio"] = o.contact_damping_ratio;
+    d["max_push_speed"] = o.max_push_speed;
+    d["restitution_threshold"] = o.restitution_threshold;
+    d["relax_iterations"] = o.relax_iterations;
     d["sweep_from"] = o.sweep_from;
     d["pair_margin"] = o.pair_margin;
-    d["velocity_iterations"] = o.velocity_iterations;
-    d["shock_propagation"] = o.shock_propagation;
-    d["circles_per_band"] = o.circles_per_band;
-    d["overlap_substeps_from"] = o.overlap_substeps_from;
-    d["circles_per_block"] = o.circles_per_block;
     d["workers"] = o.workers;
     return d;
 }

@@ -4,9 +4,9 @@
 //
 //   simdcollide-quality [--scene box|column-high|column-floor|all] [--circles N]
 //                       [--seconds S] [--dt DT] [--every SECONDS] [--fastest K]
-//                       [--substeps K] [--separation-iterations K] [--velocity-iterations K]
-//                       [--shock S] [--friction F] [--restitution E]
-//                       [--max-correction-speed V] [--pair-margin M]
+//                       [--substeps K] [--relax-iterations K] [--hertz HZ] [--damping Z]
+//                       [--push-speed V] [--friction F] [--restitution E]
+//                       [--restitution-threshold V] [--pair-margin M] [--workers K]
 //
 // Options left out keep world_options' defaults. Overlaps are percentages of the smaller
 // radius of a pair, box penetration of the circle's radius. --fastest K lists the K fastest
@@ -42,9 +42,9 @@ struct settings {
         "simdcollide-quality: %s\n"
         "usage: simdcollide-quality [--scene box|column-high|column-floor|all] "
         "[--circles N] [--seconds S] [--dt DT] [--every SECONDS] [--fastest K] [--substeps K] "
-        "[--separation-iterations K] [--velocity-iterations K] [--shock S] "
-        "[--friction F] [--restitution E] [--max-correction-speed V] "
-        "[--pair-margin M]\n",
+        "[--relax-iterations K] [--hertz HZ] [--damping Z] [--push-speed V] "
+        "[--friction F] [--restitution E] [--restitution-threshold V] "
+        "[--pair-margin M] [--workers K]\n",
         why.c_str());
     std::exit(status);
 }
@@ -93,18 +93,22 @@ settings parse(int argc, char** argv) {
             s.every = number(flag, value);
         } else if (flag == "--substeps") {
             s.options.substeps = count();
-        } else if (flag == "--separation-iterations") {
-            s.options.separation_iterations = count();
-        } else if (flag == "--velocity-iterations") {
-            s.options.velocity_iterations = count();
-        } else if (flag == "--shock") {
-            s.options.shock_propagation = real();
+        } else if (flag == "--relax-iterations") {
+            s.options.relax_iterations = count();
+        } else if (flag == "--hertz") {
+            s.options.contact_hertz = real();
+        } else if (flag == "--damping") {
+            s.options.contact_damping_ratio = real();
+        } else if (flag == "--push-speed") {
+            s.options.max_push_speed = real();
+        } else if (flag == "--restitution-threshold") {
+            s.options.restitution_threshold = real();
+        } else if (flag == "--workers") {
+            s.options.workers = count();
         } else if (flag == "--friction") {
             s.options.friction = real();
         } else if (flag == "--restitution") {
             s.options.restitution = real();
-        } else if (flag == "--max-correction-speed") {
-            s.options.max_correction_speed = real();
         } else if (flag == "--pair-margin") {
             s.options.pair_margin = real();
         } else {

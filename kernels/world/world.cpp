@@ -1,10 +1,10 @@
 // The particle world: its options, and the step, stage by stage (see world.hpp and
 // docs/architecture.md). Each stage lives in a file of its own: world_circles.cpp,
-// world_slots.cpp, world_lists.cpp, world_relist.cpp, world_substep.cpp, world_sweep.cpp,
-// world_kinematic.cpp, world_kinematic_lists.cpp, world_kinematic_sweep.cpp, world_bands.cpp.
+// world_slots.cpp, world_lists.cpp, world_relist.cpp, world_solve.cpp (the soft step, with
+// solver/), world_sweep.cpp, world_kinematic.cpp, world_kinematic_lists.cpp,
+// world_kinematic_sweep.cpp.
 #include "world/world_state.hpp"
 
-#include "broad_phase/pair_schedule.hpp"
 #include "pairwise/kernel_table.hpp"
 #include "runtime/tasks.hpp"
 #include "runtime/worker_pool.hpp"
@@ -21,18 +21,12 @@ using detail::number;
 using detail::refuse;
 
 detail::world_state::world_state(world_options options) : options_(options) {
-    for (const auto& [name, rounds] :
-         {std::pair{"substeps", options.substeps},
-          std::pair{"velocity_iterations", options.velocity_iterations},
-          std::pair{"separation_iterations", options.separation_iterations}}) {
+    for (const auto& [name, rounds] : {std::pair{"substeps", options.substeps},
+                                       std::pair{"relax_iterations", options.relax_iterations}}) {
         if (rounds < 1 || rounds > world_options::max_rounds) {
             refuse(std::string(name) + " is " + std::to_string(rounds) + ", must be from 1 to " +
                    std::to_string(world_options::max_rounds));
         }
-    }
-    if (options.circles_per_band % 16 != 0 || options.circles_per_band > (std::size_t{1} << 30)) {
-        refuse("circles_per_band is " + std::to_string(options.circles_per_band) +
-               ", must be 0 or a multiple of 16 up to 2^30");
     }
     if (!(options.restitution >= 0.0F && options.restitution <= 1.0F)) {
         refuse("restitution is " + std::to_string(options.restitution) + ", must be in [0, 1]");
@@ -40,9 +34,21 @@ detail::world_state::world_state(world_options options) : options_(options) {
     if (!std::isfinite(options.friction) || options.friction < 0.0F) {
         refuse("friction is " + std::to_string(options.friction) + ", must be finite and >= 0");
     }
-    if (!std::isfinite(options.max_correction_speed) || !(options.max_correction_speed > 0.0F)) {
-        refuse("max_correction_speed is " + std::to_string(options.max_correction_speed) +
-               ", must be finite and > 0");
+    if (!(options.contact_hertz > 0.0F)) {
+        refuse("contact_hertz is " + number(options.contact_hertz) +
+               ", must be > 0 (infinity: as stiff as the substep allows)");
+    }
+    if (!(options.contact_damping_ratio >= 0.0F && std::isfinite(options.contact_damping_ratio))) {
+        refuse("contact_damping_ratio is " + number(options.contact_damping_ratio) +
+               ", must be finite and >= 0");
+    }
+    if (!(options.max_push_speed > 0.0F)) {
+        refuse("max_push_speed is " + number(options.max_push_speed) +
+               ", must be > 0 (infinity: no limit)");
+    }
+    if (!(options.restitution_threshold >= 0.0F && std::isfinite(options.restitution_threshold))) {
+        refuse("restitution_threshold is " + number(options.restitution_threshold) +
+               ", must be finite and >= 0");
     }
     if (!std::isfinite(options.pair_margin) || !(options.pair_margin >= 0.0F)) {
         refuse("pair_margin is " + std::to_string(options.pair_margin) +
@@ -51,14 +57,6 @@ detail::world_state::world_state(world_options options) : options_(options) {
     if (!(options.sweep_from >= 0.0F)) {
         refuse("sweep_from is " + number(options.sweep_from) +
                ", must be >= 0 (infinity: no continuous collision)");
-    }
-    if (!(options.shock_propagation >= 0.0F && options.shock_propagation <= 1.0F)) {
-        refuse("shock_propagation is " + std::to_string(options.shock_propagation) +
-               ", must be in [0, 1]");
-    }
-    if (const std::size_t b = options.circles_per_block; !detail::block_size_allowed(b)) {
-        refuse("circles_per_block is " + std::to_string(b) +
-               ", must be 0 or a power of two from 1024 to 2^20");
     }
     if (options.workers < 1 || options.workers > world_options::max_workers) {
         refuse("workers is " + std::to_string(options.workers) + ", must be from 1 to " +
@@ -85,15 +83,11 @@ detail::world_state::world_state(world_options options) : options_(options) {
     }
 }
 
-// A step keeps at most as many workers busy as its phases 3 and 6 run parts side by side:
-// half the schedule's blocks, rounded up (one, the calling thread, for one or two blocks).
-// More made small and mid-sized piles slower on a 16-core machine (docs/world-design.md,
-// "Workers"). The first step and steps in bands have no schedule to go by: every worker.
+// A step keeps one worker busy for each circles_per_worker circles: a small world's colours
+// are too short to share (docs/world-design.md, "Workers").
 detail::task_runner detail::world_state::task_runner() const noexcept {
-    const detail::pair_schedule& schedule = schedule_.get();
-    const std::size_t side_by_side =
-        schedule.built_for(size()) && !banded() ? (schedule.blocks() + 1) / 2 : 0;
-    return {tasks_, static_cast<std::size_t>(options_.workers), side_by_side};
+    const std::size_t busy = std::max<std::size_t>(1, size() / world_options::circles_per_worker);
+    return {tasks_, static_cast<std::size_t>(options_.workers), busy};
 }
 
 particles_view detail::world_state::particles() noexcept {
@@ -140,6 +134,7 @@ void detail::world_state::step(float dt) {
     const bool resorted =
         circles_changed_ || circle_of_slot_.size() != size() || steps_ % sort_every == 0;
     if (resorted) {
+        keep_impulses_by_circle(); // the slots change: the impulses go by the caller's indices
         sort_slots();
         circles_changed_ = false;
     }
@@ -160,42 +155,11 @@ void detail::world_state::step(float dt) {
         break;
     }
     list_kinematic_entries(listed, resorted);
-    clock_.enter(detail::step_stage::schedule);
-    // A step that can have fast circles (world.hpp, step 1b) or has circles near a kinematic
-    // box (1c) runs outside bands, on the schedule; the static circles are found
-    // again when a sweep needs them.
     const float h = dt / static_cast<float>(options_.substeps);
-    const bool in_bands = banded() && kinematic_found_.empty() && !fast_in_step(h);
     static_circles_current_ = false;
-    fast_floor_ = in_bands ? 0.0F : fast_floor(h);
-    if (listed != listing::kept && banded()) {
-        if (listed == listing::some) {
-            grouper_.regroup(pairs_, size(), changed_blocks_);
-        } else {
-            grouper_.group(pairs_, size());
-        }
-        schedule_stale_ = true;
-    }
-    if (!in_bands &&
-        (listed != listing::kept || schedule_stale_ || !schedule_.get().built_for(size()))) {
-        schedule_.get().build(pairs_, size(), changed_blocks_,
-                              listed != listing::some || schedule_stale_, task_runner(),
-                              options_.circles_per_block);
-        schedule_stale_ = false;
-    }
-    if (listed != listing::kept) {
-        bands_current_ = false;
-    }
-    if (in_bands) {
-        clock_.enter(detail::step_stage::bands);
-        substeps_in_bands(h, kernels);
-    } else {
-        find_box_contact_blocks();
-        for (int s = 0; s < options_.substeps; ++s) {
-            kinematic_substep_start(s);
-            substep(h, kernels);
-        }
-    }
+    fast_floor_ = fast_floor(h);
+    make_contacts(listed != listing::kept || resorted);
+    solve_step(dt, kernels);
     clock_.enter(detail::step_stage::scatter);
     finish_kinematic_step();
     scatter(kernels);
@@ -285,29 +249,3 @@ const detail::world_state& detail::state_of(const particle_world& world) noexcep
 }
 
 } // namespace simdcollide
-
-namespace simdcollide::detail {
-
-// The world's schedule, copied with the world (world_state.hpp).
-schedule_holder::schedule_holder() = default;
-schedule_holder::~schedule_holder() = default;
-schedule_holder::schedule_holder(const schedule_holder& other)
-    : schedule_(other.schedule_ ? std::make_unique<pair_schedule>(*other.schedule_) : nullptr) {}
-schedule_holder& schedule_holder::operator=(const schedule_holder& other) {
-    if (this != &other) {
-        schedule_ = other.schedule_ ? std::make_unique<pair_schedule>(*other.schedule_) : nullptr;
-    }
-    return *this;
-}
-schedule_holder::schedule_holder(schedule_holder&& other) noexcept = default;
-schedule_holder& schedule_holder::operator=(schedule_holder&& other) noexcept = default;
-
-// Made on first use: a world that was moved from, or never stepped, holds none.
-pair_schedule& schedule_holder::get() const {
-    if (!schedule_) {
-        schedule_ = std::make_unique<pair_schedule>();
-    }
-    return *schedule_;
-}
-
-} // namespace simdcollide::detail

@@ -124,6 +124,9 @@ std::size_t detail::world_state::remove_marked(std::span<const std::uint8_t> doo
     const std::size_t removed = doomed.size() - kept;
     if (removed > 0) {
         circles_changed_ = true;
+        // the contacts' impulses go on under the circles' new indices
+        keep_impulses_by_circle();
+        carried_.remove_circles(doomed);
     }
     return removed;
 }
@@ -141,6 +144,9 @@ void detail::world_state::set_boxes(aabbs_view boxes) {
     grid_ = std::move(grid);
     box_records_ = std::move(records);
     boxes_changed_ = true;
+    // new boxes, new contacts: the box contacts start again from 0
+    keep_impulses();
+    carried_.boxes.clear();
 }
 
 } // namespace simdcollide

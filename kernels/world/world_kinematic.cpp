@@ -148,6 +148,8 @@ void detail::world_state::remove_kinematic_box(std::size_t index) {
         e.b -= e.b > gone ? 1 : 0;
     }
     kinematic_regions_current_ = false;
+    keep_impulses();
+    carried_.remove_box(static_cast<std::uint32_t>(static_box_count() + index));
 }
 
 particle_world::kinematic_box detail::world_state::kinematic_box_at(std::size_t index) const {
@@ -240,64 +242,6 @@ void detail::world_state::kinematic_substep_start(int substep) {
     const std::size_t statics = static_box_count();
     box_records_.resize(4 * (statics + boxes));
     std::copy(k.box_to.begin(), k.box_to.end(), box_records_.data() + 4 * statics);
-}
-
-// Phase 2's touches from `from` on, `count` of them, for a kinematic box: the approach speed
-// that restitution answers is the circle's velocity relative to the box along the normal
-// (box_touches took the circle's own). Phase 6 then takes the velocity relative to the box
-// too (relative_to_box).
-void detail::world_state::aim_kinematic_touches(std::size_t from, std::size_t count) {
-    const auto statics = static_cast<std::uint32_t>(static_box_count());
-    const float restitution = options_.restitution;
-    if (restitution == 0.0F) {
-        return; // no approach speed to answer: each target is 0 as box_touches left it
-    }
-    for (std::size_t q = from; q < from + count; ++q) {
-        detail::world_touch& t = box_touching_[q];
-        if (t.a >= statics) {
-            float vx = vx_[t.b];
-            float vy = vy_[t.b];
-            relative_to_box(t.a, vx, vy);
-            const float approach = vx * t.normal_x + vy * t.normal_y;
-            t.target = restitution * math::max_ps(-approach, 0.0F);
-        }
-    }
-}
-
-// Before phase 4, phase 2's touches from `from` on, `count` of them, for a kinematic box:
-// friction within mu times the normal impulse of the correction phase 4 is about to make,
-// the circle's depth in the box now, after separation (phase 2 took it before). So the
-// weight of a pile, which reaches its bottom row through separation, holds that row on a
-// moving platform.
-void detail::world_state::weigh_kinematic_touches(std::size_t from, std::size_t count,
-                                                  float inverse_h) {
-    const auto statics = static_cast<std::uint32_t>(static_box_count());
-    const float friction = options_.friction;
-    if (friction == 0.0F) {
-        return; // every limit stays 0
-    }
-    for (std::size_t q = from; q < from + count; ++q) {
-        detail::world_touch& t = box_touching_[q];
-        if (t.a < statics) {
-            continue;
-        }
-        const float* const box = box_records_.data() + 4 * std::size_t{t.a};
-        const float x = x_[t.b];
-        const float y = y_[t.b];
-        const float r = radius_[t.b];
-        // The depth alone, as contact_of works it out: r less the distance to the box from
-        // outside it, and through the nearest face from inside.
-        const float d2 = math::distance_squared_of(x, y, box[0], box[1], box[2], box[3]);
-        const float depth =
-            d2 > 0.0F ? r - std::sqrt(d2)
-                      : math::contact_of(x, y, r, box[0], box[1], box[2], box[3], 0.0F).depth;
-        if (depth > 0.0F) {
-            const float total = t.weight_a + t.weight_b;
-            const float inverse_total = total > 0.0F ? 1.0F / total : 0.0F;
-            t.corrected_limit =
-                math::max_ps(t.corrected_limit, friction * (depth * inverse_h) * inverse_total);
-        }
-    }
 }
 
 // After the step's substeps: each box where the step left it; a box sent somewhere is there,

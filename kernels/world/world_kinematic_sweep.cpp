@@ -135,11 +135,9 @@ void detail::world_state::sweep_kinematic_boxes() {
             hit_any = true;
         }
         if (hit_any) {
-            // Phase 5 gains nothing from this stop: the impulse did the velocity's part.
             x_[c] = ex;
             y_[c] = ey;
-            moved_from_x_[c] = ex;
-            moved_from_y_[c] = ey;
+            settle_in_solver(c);
         }
     });
 }

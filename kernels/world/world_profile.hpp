@@ -1,8 +1,7 @@
-// Where a world's steps spend their time, stage by stage (docs/architecture.md's stages;
-// phases 1 to 6 each substep): once asked (world_state::keep_profile), every step reads a
-// clock as each stage starts, some forty times a step, and adds the time to the stage's
-// total. The benchmarks ask (bench_world.cpp, SIMDCOLLIDE_BENCH_STAGES); nothing in a step
-// depends on it, and a world not asked reads no clock.
+// Where a world's steps spend their time, stage by stage (world_solve.cpp's stages): once asked
+// (world_state::keep_profile), every step reads a clock as each stage starts, some forty times a
+// step, and adds the time to the stage's total. The benchmarks ask (bench_world.cpp,
+// SIMDCOLLIDE_BENCH_STAGES); nothing in a step depends on it, and a world not asked reads no clock.
 #pragma once
 
 #include <array>
@@ -13,28 +12,33 @@
 namespace simdcollide::detail {
 
 enum class step_stage : std::uint8_t {
-    sort,        // into slots, when due
-    gather,      // the circles into slot order
-    lists,       // kept, relisted or made again; the kinematic boxes' entries
-    schedule,    // the step's fast floor, the grouping and the schedule's parts
-    fast,        // 1b's look for fast circles, each substep
-    integrate,   // 1
-    sweep,       // 1b
-    kinematic,   // 1c
-    box_touches, // 2
-    separation,  // 3
-    push_out,    // 4
-    velocity,    // 5
-    impulses,    // 6
-    bands,       // the substeps in bands (circles_per_band), all phases
-    scatter,     // the results back to the caller's order
+    sort,                 // into slots, when due
+    gather,               // the circles into slot order
+    lists,                // kept, relisted or made again; the kinematic boxes' entries
+    contacts,             // the contacts made again and coloured, when the lists change
+    prepare,              // each contact's normal, separation and masses, once a step
+    integrate_velocities, // each substep: gravity
+    warm_start,           // each substep: the accumulated impulses applied
+    solve,                // each substep: soft contacts, with push-out
+    fast,                 // each substep: the look for fast circles
+    integrate_positions,  // each substep: x += v h
+    sweep,                // each substep: continuous collision
+    kinematic,            // each substep: the sweeps against kinematic boxes
+    relax,                // each substep: rigid contacts, without push-out
+    restitution,          // after the substeps
+    scatter,              // the results back to the caller's order
 };
 inline constexpr std::size_t step_stage_count = 15;
 
 inline constexpr std::array<const char*, step_stage_count> step_stage_names{
-    "sort",      "gather",   "lists",     "schedule",    "fast",
-    "integrate", "sweep",    "kinematic", "box_touches", "separation",
-    "push_out",  "velocity", "impulses",  "bands",       "scatter"};
+    "sort",       "gather",
+    "lists",      "contacts",
+    "prepare",    "integrate_velocities",
+    "warm_start", "solve",
+    "fast",       "integrate_positions",
+    "sweep",      "kinematic",
+    "relax",      "restitution",
+    "scatter"};
 
 /// Seconds spent in each stage over the steps kept so far, and those steps.
 struct step_profile {

@@ -4,7 +4,6 @@
 #include "world/world_state.hpp"
 
 #include "broad_phase/circle_grid.hpp"
-#include "broad_phase/pair_schedule.hpp"
 #include "runtime/tasks.hpp"
 #include "world/world_find_in_blocks.hpp"
 
@@ -16,10 +15,6 @@
 namespace simdcollide {
 
 namespace {
-
-// A relisting merges a list of this many pairs or more on the workers, chunk by chunk, and
-// a shorter one on the calling thread (a pile of some ten thousand circles lists fewer).
-constexpr std::size_t pairs_merged_on_workers_from = 65536;
 
 // A list's order, (a, b) ascending, as one comparison of 64-bit keys.
 std::uint64_t list_key(circle_pair q) {
@@ -146,121 +141,20 @@ void detail::world_state::relist_leavers(float dt) {
                                }
                            });
                    });
-    // The blocks of first circles whose pairs changed, for the grouper (pair_grouper::regroup):
-    // those of the pairs gone and of the pairs new, not of those listed again as they were.
-    changed_blocks_.assign(n / circles_per_chunk + 1, 0);
     const auto pair_gone = [&](circle_pair q) { return (is_leaver_[q.a] | is_leaver_[q.b]) != 0; };
-    const auto pair_changed = [&](circle_pair q) { changed_blocks_[q.a / circles_per_chunk] = 1; };
     {
         const std::span<const circle_pair> fresh = sorted_new_entries();
         const circle_pair* next = fresh.data();
         const circle_pair* const last = next + fresh.size();
         merged_pairs_.resize(pairs_.size() + fresh.size());
         circle_pair* out = merged_pairs_.data();
-        // The grouper's chunks of the list (it grouped this list last: every listing is
-        // grouped), each its pairs of one block of first circles, with its reach (one past
-        // the highest circle they name). A chunk can hold a leaver's pair only if a leaver
-        // lies in [its block's first circle, its reach) (leavers_ ascend: listing_needed
-        // finds them in order), and new pairs go only into chunks of their first circle's
-        // block: the others are copied whole. Measured at 1 000 000 circles, some 400
-        // leavers a step (Intel Xeon, timers in an instrumented build): the merge took 4.8 ms a
-        // relisting against 7.8 over every pair.
-        std::vector<detail::list_chunk> banded_chunks;
-        std::span<const detail::list_chunk> chunks;
-        bool chunked = false;
-        if (banded()) {
-            for (const pair_grouper::chunk_record& c : grouper_.chunks()) {
-                banded_chunks.push_back({c.block, c.list_begin, c.list_end, c.reach});
-            }
-            chunks = banded_chunks;
-            chunked = grouper_.groups().circle_count() == n;
-        } else {
-            chunks = schedule_.get().chunks();
-            chunked = schedule_.get().built_for(n);
-        }
-        chunked = chunked && !chunks.empty() && chunks.front().list_begin == 0 &&
-                  chunks.back().list_end == pairs_.size();
 #ifndef NDEBUG
         if (!std::is_sorted(leavers_.begin(), leavers_.end())) {
             throw std::logic_error("simdcollide::particle_world: leavers out of order");
         }
 #endif
-        if (!chunked) {
-            out = merge_list(pairs_.data(), pairs_.data() + pairs_.size(), next, last, out,
-                             pair_gone, pair_changed);
-        } else {
-            // Each chunk's new entries, [its first, the next one's first): those whose
-            // first circle lies in a block up to the chunk's (and past the one before).
-            const std::size_t chunk_count = chunks.size();
-            std::vector<const circle_pair*> new_from(chunk_count + 1);
-            const circle_pair* at = next;
-            for (std::size_t c = 0; c < chunk_count; ++c) {
-                new_from[c] = at;
-                while (at != last && at->a / circles_per_chunk <= chunks[c].block) {
-                    ++at;
-                }
-            }
-            new_from[chunk_count] = at;
-            // A chunk is copied whole where it can hold no leaver's pair (a leaver lies in
-            // [its block's first circle, its reach)) and takes no new one.
-            std::vector<std::uint8_t> whole(chunk_count);
-            for (std::size_t c = 0; c < chunk_count; ++c) {
-                const detail::list_chunk& chunk = chunks[c];
-                const auto leaver = std::lower_bound(leavers_.begin(), leavers_.end(),
-                                                     chunk.block * circles_per_chunk);
-                const bool may_lose = leaver != leavers_.end() && *leaver < chunk.reach;
-                whole[c] = !may_lose && new_from[c] == new_from[c + 1] ? 1 : 0;
-            }
-            const auto copied_whole = [&](std::size_t c) { return whole[c] != 0; };
-            const auto merge_chunk = [&](std::size_t c, circle_pair* into) {
-                const circle_pair* const from = pairs_.data() + chunks[c].list_begin;
-                const circle_pair* const to = pairs_.data() + chunks[c].list_end;
-                if (!copied_whole(c)) {
-                    const circle_pair* chunk_next = new_from[c];
-                    return merge_list(from, to, chunk_next, new_from[c + 1], into, pair_gone,
-                                      pair_changed);
-                }
-#ifndef NDEBUG
-                // Debug builds (the sanitizer job's among them) hold the copy to its reason.
-                if (std::any_of(from, to, pair_gone)) {
-                    throw std::logic_error("simdcollide::particle_world: a chunk copied whole "
-                                           "holds a leaver's pair");
-                }
-#endif
-                return std::copy(from, to, into);
-            };
-            const detail::task_runner tasks = task_runner();
-            if (!tasks.parallel() || pairs_.size() < pairs_merged_on_workers_from) {
-                for (std::size_t c = 0; c < chunk_count; ++c) {
-                    out = merge_chunk(c, out);
-                }
-            } else {
-                // On the workers, each chunk into its own place: it writes its entries that
-                // stay and its new ones (a new entry equal to one that goes is one of them),
-                // so the places follow from a count of the entries that stay.
-                std::vector<std::size_t> place(chunk_count + 1, 0);
-                detail::for_each_item(tasks, chunk_count, [&](std::size_t c) {
-                    std::size_t stay = chunks[c].list_end - chunks[c].list_begin;
-                    if (!copied_whole(c)) {
-                        stay = static_cast<std::size_t>(
-                            std::count_if(pairs_.data() + chunks[c].list_begin,
-                                          pairs_.data() + chunks[c].list_end,
-                                          [&](circle_pair q) { return !pair_gone(q); }));
-                    }
-                    place[c + 1] = stay + static_cast<std::size_t>(new_from[c + 1] - new_from[c]);
-                });
-                for (std::size_t c = 0; c < chunk_count; ++c) {
-                    place[c + 1] += place[c];
-                }
-                // pair_changed marks the chunk's own block: the chunks' entries name blocks
-                // of their own, so no two write one flag.
-                detail::for_each_item(tasks, chunk_count,
-                                      [&](std::size_t c) { merge_chunk(c, out + place[c]); });
-                out += place[chunk_count];
-            }
-            next = new_from[chunk_count];
-            out = merge_list(nullptr, nullptr, next, last, out, pair_gone, pair_changed);
-        }
+        out = merge_list(pairs_.data(), pairs_.data() + pairs_.size(), next, last, out, pair_gone,
+                         [](circle_pair) {});
         merged_pairs_.resize(static_cast<std::size_t>(out - merged_pairs_.data()));
         pairs_.swap(merged_pairs_);
     }

@@ -6,7 +6,8 @@
 
 #include <simdcollide/world.hpp>
 
-#include "pairwise/world_records.hpp"
+#include "world/solver/carry.hpp"
+#include "world/solver/contacts.hpp"
 #include "world/world_profile.hpp"
 
 #include <cstddef>
@@ -19,24 +20,9 @@ namespace simdcollide::detail {
 
 class worker_pool;
 struct task_runner;
-class pair_schedule;
 struct kernel_table;
+struct solver_kernels;
 
-/// The world's schedule of its pairs for phases 3 and 6 (kernels/broad_phase/pair_schedule.hpp),
-/// owned and copied with the world.
-class schedule_holder {
-public:
-    schedule_holder();
-    ~schedule_holder();
-    schedule_holder(const schedule_holder& other);
-    schedule_holder& operator=(const schedule_holder& other);
-    schedule_holder(schedule_holder&& other) noexcept;
-    schedule_holder& operator=(schedule_holder&& other) noexcept;
-    [[nodiscard]] pair_schedule& get() const;
-
-private:
-    mutable std::unique_ptr<pair_schedule> schedule_;
-};
 /// A particle world (world.hpp, which says what a step does): its circles, boxes and lists,
 /// and the stages of its step, each in a file of its own (docs/architecture.md).
 class world_state {
@@ -73,15 +59,21 @@ public:
 
     // For tests, benchmarks and diagnostics.
     /// The listed pairs as the step keeps them: in slot indices (the circles in the step's own
-    /// order, which the world sorts them into now and then), sorted, and, in bands, the same
-    /// pairs in the groups phase 3 separates them in (pair_groups.hpp; empty outside bands,
-    /// where schedule_in_slots() has them). For tests and diagnostics; valid until the next
+    /// order, which the world sorts them into now and then), sorted. Valid until the next
     /// step.
     [[nodiscard]] std::span<const circle_pair> pairs_in_slots() const noexcept { return pairs_; }
-    [[nodiscard]] const pair_groups& groups_in_slots() const noexcept { return grouper_.groups(); }
-    /// The parts phases 3 and 6 take the pairs in, outside bands
-    /// (kernels/broad_phase/pair_schedule.hpp). For tests; valid until the next step.
-    [[nodiscard]] const detail::pair_schedule& schedule_in_slots() const { return schedule_.get(); }
+    /// The step's contacts and their impulses, in colour order (solver/contacts.hpp). Valid
+    /// until the next step.
+    [[nodiscard]] const detail::pair_contacts& pair_contacts_in_slots() const noexcept {
+        return pair_contacts_;
+    }
+    [[nodiscard]] const detail::box_contacts& box_contacts_of_step() const noexcept {
+        return box_solver_contacts_;
+    }
+    /// The caller's index of the circle in slot s.
+    [[nodiscard]] std::uint32_t circle_of_slot(std::size_t s) const noexcept {
+        return circle_of_slot_[s];
+    }
     /// Seconds spent in each stage of the steps since keep_profile(true) (world_profile.hpp).
     /// For benchmarks; a world keeps none unless asked.
     [[nodiscard]] const step_profile& profile() const noexcept { return clock_.profile(); }
@@ -92,20 +84,6 @@ public:
     [[nodiscard]] std::span<const circle_pair> box_contacts_in_slots() const noexcept {
         return box_contacts_;
     }
-    /// Entries in the ring where substeps in bands keep what they need per circle while its
-    /// band is in flight (world_options::circles_per_band), as planned for the last step
-    /// that ran in bands: fewer than size() when the entries go round it, size() when each
-    /// circle has its own, 0 before any step in bands. For tests and diagnostics.
-    [[nodiscard]] std::size_t band_ring_entries() const noexcept {
-        if (band_reach_.empty()) {
-            return 0;
-        }
-        return band_ring_mask_ == ~std::uint32_t{0} ? size() : std::size_t{band_ring_mask_} + 1;
-    }
-    /// Substeps that ran in bands at once at most in the last step that ran in bands
-    /// (world_options::overlap_substeps_from): 1 where they ran one after another, 0 before
-    /// any step in bands. For tests and diagnostics.
-    [[nodiscard]] std::size_t band_substeps_in_flight() const noexcept { return band_in_flight_; }
     /// What a step of dt does to find its fast circles (world.hpp, step 1b), alone: the
     /// floor, then each substep's look, all from the state as it is. Returns how many fast
     /// circles the looks found. For the benchmarks.
@@ -129,9 +107,6 @@ public:
         }
         return circles;
     }
-    /// What a substep of length h (time units) records its touches with, from the options
-    /// (detail: for the benchmarks that time phases 3 and 6 alone as a step runs them).
-    [[nodiscard]] detail::touch_parameters touch_parameters_for(float h) const;
 
 private:
     /// Most circles listed again on their own before a step lists everything again: an
@@ -155,7 +130,19 @@ private:
                              std::vector<std::uint32_t>& candidates) const;
     template <class Find>
     void find_in_blocks(std::size_t count, std::vector<circle_pair>& out, Find&& find);
-    void substep(float h, const detail::kernel_table& kernels);
+    void solve_step(float dt, const detail::kernel_table& kernels);
+    void make_contacts(bool lists_changed);
+    void prepare_contacts(float h);
+    void colour_pass(const char* pass, float h, int substep);
+    void keep_impulses();
+    /// Slot i's velocity and move, as a sweep left them, into the solver's state.
+    void settle_in_solver(std::size_t i) noexcept {
+        bodies_[4 * i] = vx_[i];
+        bodies_[4 * i + 1] = vy_[i];
+        bodies_[4 * i + 2] = x_[i] - start_x_[i];
+        bodies_[4 * i + 3] = y_[i] - start_y_[i];
+    }
+    void keep_impulses_by_circle();
     [[nodiscard]] bool fast_in_step(float h);
     [[nodiscard]] float fast_floor(float h);
     void find_fast_circles(float h, float floor, const detail::kernel_table& kernels);
@@ -163,7 +150,6 @@ private:
     void sweep_fast_circles();
     void sweep_fast_circle(std::size_t k, const float* boxes, std::uint32_t box_count,
                            std::vector<std::uint32_t>& near);
-    void find_box_contact_blocks();
     void plan_kinematic_step(float dt);
     void list_kinematic_entries(listing listed, bool resorted);
     void list_near_kinematic_box(std::size_t box, std::vector<circle_pair>& out);
@@ -173,8 +159,6 @@ private:
     void kinematic_substep_start(int substep);
     void note_kinematic_starts(float h);
     void sweep_kinematic_boxes();
-    void aim_kinematic_touches(std::size_t from, std::size_t count);
-    void weigh_kinematic_touches(std::size_t from, std::size_t count, float inverse_h);
     void finish_kinematic_step();
     [[nodiscard]] std::size_t static_box_count() const noexcept { return grid_.boxes().count; }
     /// The step's listed (circle, box) entries: the static boxes', and where circles are
@@ -191,13 +175,6 @@ private:
             vx -= kinematic_.contact_vx[k];
             vy -= kinematic_.contact_vy[k];
         }
-    }
-    void plan_bands();
-    void substeps_in_bands(float h, const detail::kernel_table& kernels);
-    void respond_in_passes(const particles_view& p, float friction);
-    [[nodiscard]] bool banded() const noexcept {
-        return options_.circles_per_band != 0 && options_.separation_iterations == 1 &&
-               options_.velocity_iterations == 1;
     }
     void sort_slots();
     [[nodiscard]] detail::task_runner task_runner() const noexcept;
@@ -218,24 +195,29 @@ private:
     static_box_grid grid_;
     pair_finder finder_;
     std::vector<circle_pair> pairs_;
-    pair_grouper grouper_;             // pairs_ in groups that share no circle (phase 3 in bands)
-    detail::schedule_holder schedule_; // pairs_ in parts, in groups (phase 3 otherwise)
-    aligned_floats part_scratch_;      // the kernels' scratch: 8 floats a slot
     std::vector<circle_pair> box_contacts_; // (circle, box)
-    // Circle pairs in contact (recorded by phase 3): each part's at its touch_at, as many as
-    // its touching (in bands, each band's where the band plan puts them).
-    std::vector<detail::world_touch> pair_touching_;
-    // Boxes in contact (phase 2), as (box, circle): each block's at its first entry in
-    // box_contacts_from_, as many as box_touching_in_block_ (in bands, per band).
-    std::vector<detail::world_touch> box_touching_;
-    // The grid's boxes as records of (min x, min y, max x, max y), for phases 2 and 4.
+    // The grid's boxes as records of (min x, min y, max x, max y), then the kinematic boxes'
+    // where the substep under way ends them (the sweeps'); and the step's boxes for its
+    // contacts: every box where the step starts it, and its velocity in contacts.
     aligned_floats box_records_;
-    std::vector<float> moved_from_x_, moved_from_y_; // positions after integration
+    std::vector<float> step_box_records_, step_box_vx_, step_box_vy_;
+    // The soft step (world_solve.cpp): the contacts, in colour order, and their impulses;
+    // the impulses while the contacts are made again; the box entries the box contacts were
+    // made from; each circle's place at the step's start, and its state in the solver
+    // (solver_bodies: velocity and move since the step's start); the substep the impulses
+    // were last accumulated over (0: none); scratch for the colouring.
+    detail::pair_contacts pair_contacts_;
+    detail::box_contacts box_solver_contacts_;
+    detail::impulse_carry carried_;
+    std::vector<circle_pair> contacts_made_from_;
+    bool contacts_current_ = false;
+    aligned_floats start_x_, start_y_, bodies_;
+    float impulses_h_ = 0.0F;
+    std::vector<std::uint32_t> colour_marks_;
     // find_in_blocks' lists of entries (on workers) and scratch, a block each
     std::vector<std::vector<circle_pair>> found_of_block_;
     std::vector<std::vector<std::uint32_t>> candidates_of_block_;
     aligned_floats search_radius_;
-    std::vector<detail::impulse_total> impulse_totals_; // phase 6's, velocity_iterations > 1
     // The last listing: positions, radii and inverse masses then, and each circle's margin.
     std::vector<float> listed_x_, listed_y_, listed_radius_, listed_inverse_mass_, listed_margin_;
     bool boxes_changed_ = true;
@@ -250,22 +232,10 @@ private:
     std::vector<std::vector<std::uint32_t>> leavers_of_block_; // listing_needed's, per block
     std::vector<std::uint8_t> is_leaver_;
     std::vector<circle_pair> new_pairs_, merged_pairs_, merged_box_contacts_;
-    std::vector<std::uint8_t> changed_blocks_; // of pairs_, by first circle (pair_grouper)
     detail::circle_cells listed_cells_;
     detail::moved_circles relisted_;
     bool cells_current_ = false;
     listing_counts listings_;
-    // Bands (bands.hpp): the plan for the lists as they are (current while
-    // bands_current_), room for the touches of the bands in flight, the ring of per-circle
-    // entries (band_plan::ring_mask), and scratch.
-    std::vector<std::uint32_t> band_group_end_, band_reach_, band_touch_start_, band_listed_end_;
-    std::size_t band_touch_room_ = 0;
-    std::uint32_t band_ring_mask_ = ~std::uint32_t{0};
-    std::size_t band_in_flight_ = 0; // band_substeps_in_flight()
-    bool bands_current_ = false;
-    std::vector<std::uint32_t> band_box_touch_end_, touch_group_end_;
-    std::vector<std::uint8_t> band_velocity_ok_;
-    aligned_floats band_scratch_;
     // Continuous collision (world_sweep.cpp): the substep's fast circles (slots, ascending;
     // found per block of circles) and where each started it; the static circles' bounding
     // squares in a grid of their own (current while static_circles_current_, which each
@@ -322,16 +292,10 @@ private:
     std::vector<circle_pair> kinematic_fresh_;
     std::vector<std::uint32_t> kinematic_near_;
     std::vector<std::uint8_t> kinematic_regrown_;
-    // A step that ran outside bands in a world with bands (for its fast circles) built the
-    // schedule afresh; when the lists change in bands, the schedule is out of date.
-    bool schedule_stale_ = true;
     // Workers: the world's own pool (none with one worker or the host's callbacks), and the
     // callbacks the step's tasks go to (none: the calling thread runs them).
     std::shared_ptr<detail::worker_pool> pool_;
     task_callbacks tasks_{};
-    // Where each block of circles_per_task slots starts in box_contacts_ (and one past the
-    // last block, its end), for phases 2 and 4 on the workers.
-    std::vector<std::size_t> box_contacts_from_, box_touching_in_block_;
     stage_clock clock_;
 };
 

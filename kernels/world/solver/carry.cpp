@@ -1,0 +1,95 @@
+// Warm starting across steps: the impulses kept while contacts are made again (carry.hpp).
+#include "world/solver/carry.hpp"
+
+#include <algorithm>
+
+namespace simdcollide::detail {
+
+namespace {
+
+bool key_less(const carried_impulse& l, const carried_impulse& r) {
+    return l.a != r.a ? l.a < r.a : l.b < r.b;
+}
+
+} // namespace
+
+// In the order of the lists the contacts were made from, which is the keys' order.
+void impulse_carry::take(pair_contacts& p, box_contacts& b) {
+    pairs.clear();
+    boxes.clear();
+    for (const std::uint32_t k : p.position) {
+        if (p.normal[k] != 0.0F || p.tangent[k] != 0.0F) {
+            pairs.push_back({p.a[k], p.b[k], p.normal[k], p.tangent[k]});
+        }
+    }
+    for (const std::uint32_t k : b.position) {
+        if (b.normal[k] != 0.0F || b.tangent[k] != 0.0F) {
+            boxes.push_back({b.circle[k], b.box[k], b.normal[k], b.tangent[k]});
+        }
+    }
+    p.resize(0);
+    p.colour_start.clear();
+    p.position.clear();
+    b.resize(0);
+    b.colour_start.clear();
+    b.position.clear();
+}
+
+void impulse_carry::to_circles(std::span<const std::uint32_t> circle_of_slot) {
+    for (carried_impulse& c : pairs) {
+        const std::uint32_t i = circle_of_slot[c.a];
+        const std::uint32_t j = circle_of_slot[c.b];
+        c.a = std::min(i, j);
+        c.b = std::max(i, j);
+    }
+    for (carried_impulse& c : boxes) {
+        c.a = circle_of_slot[c.a];
+    }
+    std::sort(pairs.begin(), pairs.end(), key_less);
+    std::sort(boxes.begin(), boxes.end(), key_less);
+    by_circle = true;
+}
+
+void impulse_carry::to_slots(std::span<const std::uint32_t> slot_of_circle) {
+    for (carried_impulse& c : pairs) {
+        const std::uint32_t s = slot_of_circle[c.a];
+        const std::uint32_t t = slot_of_circle[c.b];
+        c.a = std::min(s, t);
+        c.b = std::max(s, t);
+    }
+    for (carried_impulse& c : boxes) {
+        c.a = slot_of_circle[c.a];
+    }
+    std::sort(pairs.begin(), pairs.end(), key_less);
+    std::sort(boxes.begin(), boxes.end(), key_less);
+    by_circle = false;
+}
+
+void impulse_carry::remove_circles(std::span<const std::uint8_t> doomed) {
+    // new_index[i]: circle i's index once the doomed before it are gone
+    std::vector<std::uint32_t> new_index(doomed.size());
+    std::uint32_t kept = 0;
+    for (std::size_t i = 0; i < doomed.size(); ++i) {
+        new_index[i] = kept;
+        kept += doomed[i] == 0 ? 1 : 0;
+    }
+    const auto gone = [&](std::uint32_t i) { return i >= doomed.size() || doomed[i] != 0; };
+    std::erase_if(pairs, [&](const carried_impulse& c) { return gone(c.a) || gone(c.b); });
+    std::erase_if(boxes, [&](const carried_impulse& c) { return gone(c.a); });
+    for (carried_impulse& c : pairs) {
+        c.a = new_index[c.a];
+        c.b = new_index[c.b];
+    }
+    for (carried_impulse& c : boxes) {
+        c.a = new_index[c.a];
+    }
+}
+
+void impulse_carry::remove_box(std::uint32_t box) {
+    std::erase_if(boxes, [&](const carried_impulse& c) { return c.b == box; });
+    for (carried_impulse& c : boxes) {
+        c.b -= c.b > box ? 1 : 0;
+    }
+}
+
+} // namespace simdcollide::detail

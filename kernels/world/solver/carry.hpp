@@ -1,0 +1,44 @@
+// Warm starting across steps (docs/world-design.md, "Warm starting"): the contacts'
+// accumulated impulses, kept while the contacts are made again (the lists change, the
+// circles are sorted into slots, circles or kinematic boxes are removed), so that each
+// contact that goes on starts the step with the impulses it ended the last one with. A new
+// contact starts at 0.
+#pragma once
+
+#include "world/solver/contacts.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace simdcollide::detail {
+
+/// A contact's impulses under its key: (lower circle, higher circle) for a pair, (circle,
+/// box number) for a box.
+struct carried_impulse {
+    std::uint32_t a;
+    std::uint32_t b;
+    float normal;
+    float tangent;
+};
+
+/// The impulses while no contacts hold them, keyed by slot or by the caller's index.
+struct impulse_carry {
+    std::vector<carried_impulse> pairs, boxes; // sorted by key
+    bool by_circle = false;                    // keys in the caller's indices (else in slots)
+
+    /// The contacts' non-zero impulses, keyed by slot; the contacts are left empty.
+    void take(pair_contacts& p, box_contacts& b);
+    /// Keys from slots to the caller's indices (circle_of_slot).
+    void to_circles(std::span<const std::uint32_t> circle_of_slot);
+    /// Keys from the caller's indices to slots (slot_of_circle), sorted again.
+    void to_slots(std::span<const std::uint32_t> slot_of_circle);
+    /// The caller's circles where doomed[i] != 0 removed: their impulses dropped, the
+    /// others' keys moved down. Keys must be by circle.
+    void remove_circles(std::span<const std::uint8_t> doomed);
+    /// Box number `box` removed: its impulses dropped, higher numbers moved down one.
+    void remove_box(std::uint32_t box);
+};
+
+} // namespace simdcollide::detail

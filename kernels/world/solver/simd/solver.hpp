@@ -1,0 +1,441 @@
+// The soft step's kernels, W contacts (or circles) at a time: the reference
+// (solver/reference.cpp) operation for operation, each `if` computed both ways and picked per
+// lane. Within a colour no moving circle appears twice, so a block's lanes gather and scatter
+// distinct circles; the overflow colour is taken one contact at a time, in order. Included
+// only by solver/isa/*.cpp, each instantiating solver_simd for its own instruction set.
+#pragma once
+
+#include "pairwise/simd/block_loop.hpp"
+#include "pairwise/simd/world_pair_arch.hpp"
+#include "world/solver/solver_table.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace simdcollide::simd {
+
+template <class Arch>
+struct solver_simd {
+    using F = floats<Arch>;
+    using M = lanes<Arch>;
+    using contacts = detail::pair_contacts;
+    using box_contacts = detail::box_contacts;
+    using bodies = detail::solver_bodies;
+    static constexpr std::size_t width = F::size;
+
+    // W circles' state, a field a register.
+    struct bodies_of_run {
+        F vx, vy, dx, dy;
+    };
+
+    // n <= W consecutive elements of a field from element k; lanes past n are 0.
+    struct run {
+        std::size_t k;
+        std::size_t n;
+        [[gnu::always_inline]] F load(const float* field) const {
+            if (n == width) {
+                return F::load_unaligned(field + k);
+            }
+            alignas(64) float lane[width] = {};
+            std::copy(field + k, field + k + n, lane);
+            return F::load_aligned(lane);
+        }
+        [[gnu::always_inline]] void store(float* field, const F& value) const {
+            if (n == width) {
+                value.store_unaligned(field + k);
+                return;
+            }
+            alignas(64) float lane[width];
+            value.store_aligned(lane);
+            std::copy(lane, lane + n, field + k);
+        }
+        // The state (vx, vy, dx, dy) of circle index[k + j] in lane j. A whole run on x86 as
+        // one 16-byte load a circle and a transpose; otherwise lane by lane.
+        [[gnu::always_inline]] bodies_of_run gather(const float* state,
+                                                    const std::uint32_t* index) const {
+            const auto at = [&](std::size_t j) { return state + 4 * std::size_t{index[k + j]}; };
+#if defined(__AVX2__)
+            if constexpr (is_avx<Arch> && width == 8) {
+                if (n == width) {
+                    __m256 r[4];
+                    for (std::size_t j = 0; j < 4; ++j) {
+                        r[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(at(j))),
+                                                    _mm_load_ps(at(j + 4)), 1);
+                    }
+                    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]);
+                    const __m256 t1 = _mm256_unpackhi_ps(r[0], r[1]);
+                    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]);
+                    const __m256 t3 = _mm256_unpackhi_ps(r[2], r[3]);
+                    return {F(_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0))),
+                            F(_mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2))),
+                            F(_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0))),
+                            F(_mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2)))};
+                }
+            }
+#endif
+#if defined(__SSE2__)
+            if constexpr (is_sse<Arch> && width == 4) {
+                if (n == width) {
+                    __m128 r0 = _mm_load_ps(at(0));
+                    __m128 r1 = _mm_load_ps(at(1));
+                    __m128 r2 = _mm_load_ps(at(2));
+                    __m128 r3 = _mm_load_ps(at(3));
+                    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+                    return {F(r0), F(r1), F(r2), F(r3)};
+                }
+            }
+#endif
+            alignas(64) float lane[4][width] = {};
+            for (std::size_t j = 0; j < n; ++j) {
+                for (std::size_t f = 0; f < 4; ++f) {
+                    lane[f][j] = at(j)[f];
+                }
+            }
+            return {F::load_aligned(lane[0]), F::load_aligned(lane[1]), F::load_aligned(lane[2]),
+                    F::load_aligned(lane[3])};
+        }
+        // (vx, vy) of lane j into circle index[k + j]'s state, where lane j of `writes` is set.
+        [[gnu::always_inline]] void scatter(float* state, const std::uint32_t* index, const F& vx,
+                                            const F& vy, const M& writes) const {
+            const std::uint32_t bits = lane_bits<Arch>(writes);
+            const auto at = [&](std::size_t j) { return state + 4 * std::size_t{index[k + j]}; };
+            const auto wanted = [&](std::size_t j) { return j < n && ((bits >> j) & 1U) != 0; };
+#if defined(__AVX2__)
+            if constexpr (is_avx<Arch> && width == 8) {
+                const __m256 lo = _mm256_unpacklo_ps(vx.data, vy.data); // lanes 0, 1 | 4, 5
+                const __m256 hi = _mm256_unpackhi_ps(vx.data, vy.data); // lanes 2, 3 | 6, 7
+                const __m128 pairs[4] = {_mm256_castps256_ps128(lo), _mm256_castps256_ps128(hi),
+                                         _mm256_extractf128_ps(lo, 1),
+                                         _mm256_extractf128_ps(hi, 1)};
+                for (std::size_t q = 0; q < 4; ++q) {
+                    const std::size_t j = 2 * q;
+                    if (wanted(j)) {
+                        _mm_storel_pi(reinterpret_cast<__m64*>(at(j)), pairs[q]);
+                    }
+                    if (wanted(j + 1)) {
+                        _mm_storeh_pi(reinterpret_cast<__m64*>(at(j + 1)), pairs[q]);
+                    }
+                }
+                return;
+            }
+#endif
+#if defined(__SSE2__)
+            if constexpr (is_sse<Arch> && width == 4) {
+                const __m128 pairs[2] = {_mm_unpacklo_ps(vx.data, vy.data),
+                                         _mm_unpackhi_ps(vx.data, vy.data)};
+                for (std::size_t q = 0; q < 2; ++q) {
+                    const std::size_t j = 2 * q;
+                    if (wanted(j)) {
+                        _mm_storel_pi(reinterpret_cast<__m64*>(at(j)), pairs[q]);
+                    }
+                    if (wanted(j + 1)) {
+                        _mm_storeh_pi(reinterpret_cast<__m64*>(at(j + 1)), pairs[q]);
+                    }
+                }
+                return;
+            }
+#endif
+            alignas(64) float lane_x[width];
+            alignas(64) float lane_y[width];
+            vx.store_aligned(lane_x);
+            vy.store_aligned(lane_y);
+            for (std::size_t j = 0; j < n; ++j) {
+                if (wanted(j)) {
+                    at(j)[0] = lane_x[j];
+                    at(j)[1] = lane_y[j];
+                }
+            }
+        }
+    };
+
+    // body(run) for runs of W contacts over [begin, end) within a colour, or, for a range in
+    // the overflow (from overflow_start on), for each contact alone, in order.
+    template <class Body>
+    [[gnu::always_inline]] static void for_each_run(std::size_t begin, std::size_t end,
+                                                    std::size_t overflow_start, Body body) {
+        const std::size_t step = begin >= overflow_start ? 1 : width;
+        for (std::size_t k = begin; k < end; k += step) {
+            body(run{k, std::min(step, end - k)});
+        }
+    }
+
+    // The per-circle stages: the reference's loops, compiled for this instruction set.
+    static void bodies_in(particles_view c, float* state) {
+        for (std::size_t i = 0; i < c.count; ++i) {
+            state[4 * i] = c.vx[i];
+            state[4 * i + 1] = c.vy[i];
+            state[4 * i + 2] = 0.0F;
+            state[4 * i + 3] = 0.0F;
+        }
+    }
+
+    static void velocities_out(particles_view c, const float* state) {
+        for (std::size_t i = 0; i < c.count; ++i) {
+            c.vx[i] = state[4 * i];
+            c.vy[i] = state[4 * i + 1];
+        }
+    }
+
+    static void integrate_velocities(particles_view c, float* state, float gx_h, float gy_h) {
+        for (std::size_t i = 0; i < c.count; ++i) {
+            const bool moves = c.inverse_mass[i] > 0.0F;
+            state[4 * i] = moves ? state[4 * i] + gx_h : state[4 * i];
+            state[4 * i + 1] = moves ? state[4 * i + 1] + gy_h : state[4 * i + 1];
+        }
+    }
+
+    static void integrate_positions(particles_view c, float* state, float h, const float* x0,
+                                    const float* y0) {
+        for (std::size_t i = 0; i < c.count; ++i) {
+            const bool moves = c.inverse_mass[i] > 0.0F;
+            c.x[i] = moves ? c.x[i] + state[4 * i] * h : c.x[i];
+            c.y[i] = moves ? c.y[i] + state[4 * i + 1] * h : c.y[i];
+            state[4 * i + 2] = c.x[i] - x0[i];
+            state[4 * i + 3] = c.y[i] - y0[i];
+        }
+    }
+
+    // Reference apply_pair for a run: (px, py) on b, its opposite on a, moving circles only.
+    [[gnu::always_inline]] static void apply_pair(const F& wa, const F& wb, const F& px,
+                                                  const F& py, F& vax, F& vay, F& vbx, F& vby) {
+        const M a_moves = wa > F(0.0F);
+        const M b_moves = wb > F(0.0F);
+        vax = pick<Arch>(a_moves, vax - wa * px, vax);
+        vay = pick<Arch>(a_moves, vay - wa * py, vay);
+        vbx = pick<Arch>(b_moves, vbx + wb * px, vbx);
+        vby = pick<Arch>(b_moves, vby + wb * py, vby);
+    }
+
+    [[gnu::always_inline]] static void scatter_pair(const bodies& v, const contacts& c,
+                                                    const run& r, const F& wa, const F& wb,
+                                                    const F& vax, const F& vay, const F& vbx,
+                                                    const F& vby) {
+        const M a_moves = wa > F(0.0F);
+        const M b_moves = wb > F(0.0F);
+        r.scatter(v.state, c.a.data(), vax, vay, a_moves);
+        r.scatter(v.state, c.b.data(), vbx, vby, b_moves);
+    }
+
+    static void warm_start_pairs(const bodies& v, const contacts& c, std::size_t begin,
+                                 std::size_t end) {
+        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
+            const F nx = r.load(c.normal_x.data());
+            const F ny = r.load(c.normal_y.data());
+            const F normal = r.load(c.normal.data());
+            const F tangent = r.load(c.tangent.data());
+            const F px = normal * nx - tangent * ny;
+            const F py = normal * ny + tangent * nx;
+            const F wa = r.load(c.wa.data());
+            const F wb = r.load(c.wb.data());
+            const bodies_of_run ba = r.gather(v.state, c.a.data());
+            const bodies_of_run bb = r.gather(v.state, c.b.data());
+            F vax = ba.vx;
+            F vay = ba.vy;
+            F vbx = bb.vx;
+            F vby = bb.vy;
+            apply_pair(wa, wb, px, py, vax, vay, vbx, vby);
+            scatter_pair(v, c, r, wa, wb, vax, vay, vbx, vby);
+        });
+    }
+
+    static void warm_start_boxes(const bodies& v, const box_contacts& c, std::size_t begin,
+                                 std::size_t end) {
+        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
+            const F nx = r.load(c.normal_x.data());
+            const F ny = r.load(c.normal_y.data());
+            const F normal = r.load(c.normal.data());
+            const F tangent = r.load(c.tangent.data());
+            const F px = normal * nx - tangent * ny;
+            const F py = normal * ny + tangent * nx;
+            const M all = F(0.0F) == F(0.0F);
+            const bodies_of_run bi = r.gather(v.state, c.circle.data());
+            r.scatter(v.state, c.circle.data(), bi.vx + px, bi.vy + py, all);
+        });
+    }
+
+    // Reference normal_change, lane by lane.
+    [[gnu::always_inline]] static F normal_change(const F& s, const F& vn, const F& total,
+                                                  const F& bias_rate, const F& soft_mass,
+                                                  const F& soft_impulse,
+                                                  const detail::solve_parameters& p) {
+        const M apart = s > F(0.0F);
+        F bias(0.0F);
+        F mass_scale(1.0F);
+        F impulse_scale(0.0F);
+        if (p.use_bias) {
+            bias = max_ps<Arch>(bias_rate * s, F(-p.max_push));
+            mass_scale = soft_mass;
+            impulse_scale = soft_impulse;
+        }
+        bias = pick<Arch>(apart, s * F(p.inverse_h), bias);
+        mass_scale = pick<Arch>(apart, F(1.0F), mass_scale);
+        impulse_scale = pick<Arch>(apart, F(0.0F), impulse_scale);
+        return negate<Arch>(mass_scale) * (vn + bias) - impulse_scale * total;
+    }
+
+    static void solve_pairs(const bodies& v, contacts& c, std::size_t begin, std::size_t end,
+                            const detail::solve_parameters& p) {
+        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
+            const std::uint32_t* a = c.a.data();
+            const std::uint32_t* b = c.b.data();
+            const F nx = r.load(c.normal_x.data());
+            const F ny = r.load(c.normal_y.data());
+            const F wa = r.load(c.wa.data());
+            const F wb = r.load(c.wb.data());
+            const bodies_of_run ba = r.gather(v.state, a);
+            const bodies_of_run bb = r.gather(v.state, b);
+            const F s = r.load(c.base.data()) + ((bb.dx - ba.dx) * nx + (bb.dy - ba.dy) * ny);
+            F vax = ba.vx;
+            F vay = ba.vy;
+            F vbx = bb.vx;
+            F vby = bb.vy;
+            const F vn = (vbx - vax) * nx + (vby - vay) * ny;
+            const M fixed = (wa == F(0.0F)) | (wb == F(0.0F));
+            const F rate = pick<Arch>(fixed, F(p.fixed.bias_rate), F(p.moving.bias_rate));
+            const F soft_mass = pick<Arch>(fixed, F(p.fixed.mass_scale), F(p.moving.mass_scale));
+            const F soft_impulse =
+                pick<Arch>(fixed, F(p.fixed.impulse_scale), F(p.moving.impulse_scale));
+            const F total = r.load(c.normal.data());
+            const F normal = max_ps<Arch>(
+                total + normal_change(s, vn, total, rate, soft_mass, soft_impulse, p), F(0.0F));
+            r.store(c.normal.data(), normal);
+            r.store(c.max_normal.data(), max_ps<Arch>(r.load(c.max_normal.data()), normal));
+            const F dn = normal - total;
+            apply_pair(wa, wb, dn * nx, dn * ny, vax, vay, vbx, vby);
+            const F vt = (vbx - vax) * negate<Arch>(ny) + (vby - vay) * nx;
+            const F limit = F(p.friction) * normal;
+            const F old_tangent = r.load(c.tangent.data());
+            const F tangent =
+                max_ps<Arch>(negate<Arch>(limit), min_ps<Arch>(old_tangent - vt, limit));
+            const F dt = tangent - old_tangent;
+            r.store(c.tangent.data(), tangent);
+            apply_pair(wa, wb, dt * negate<Arch>(ny), dt * nx, vax, vay, vbx, vby);
+            scatter_pair(v, c, r, wa, wb, vax, vay, vbx, vby);
+        });
+    }
+
+    static void solve_boxes(const bodies& v, box_contacts& c, std::size_t begin, std::size_t end,
+                            const detail::solve_parameters& p) {
+        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
+            const std::uint32_t* i = c.circle.data();
+            const F nx = r.load(c.normal_x.data());
+            const F ny = r.load(c.normal_y.data());
+            const F box_normal = r.load(c.box_normal.data());
+            const bodies_of_run bi = r.gather(v.state, i);
+            const F s =
+                r.load(c.base.data()) + (bi.dx * nx + bi.dy * ny) - F(p.elapsed) * box_normal;
+            F vx = bi.vx;
+            F vy = bi.vy;
+            const F vn = (vx * nx + vy * ny) - box_normal;
+            const F total = r.load(c.normal.data());
+            const F normal = max_ps<Arch>(total + normal_change(s, vn, total, F(p.fixed.bias_rate),
+                                                                F(p.fixed.mass_scale),
+                                                                F(p.fixed.impulse_scale), p),
+                                          F(0.0F));
+            r.store(c.normal.data(), normal);
+            r.store(c.max_normal.data(), max_ps<Arch>(r.load(c.max_normal.data()), normal));
+            const F dn = normal - total;
+            vx = vx + dn * nx;
+            vy = vy + dn * ny;
+            const F vt = (vx * negate<Arch>(ny) + vy * nx) - r.load(c.box_tangent.data());
+            const F limit = F(p.friction) * normal;
+            const F old_tangent = r.load(c.tangent.data());
+            const F tangent =
+                max_ps<Arch>(negate<Arch>(limit), min_ps<Arch>(old_tangent - vt, limit));
+            const F dt = tangent - old_tangent;
+            r.store(c.tangent.data(), tangent);
+            vx = vx + dt * negate<Arch>(ny);
+            vy = vy + dt * nx;
+            const M all = F(0.0F) == F(0.0F);
+            r.scatter(v.state, i, vx, vy, all);
+        });
+    }
+
+    // Reference restitution_pairs' test: which lanes bounce.
+    [[gnu::always_inline]] static M bounces(const run& r, const F& approach,
+                                            const aligned_floats& max_normal,
+                                            const detail::restitution_parameters& p) {
+        return !((approach > F(-p.threshold)) | (r.load(max_normal.data()) == F(0.0F)));
+    }
+
+    static void restitution_pairs(const bodies& v, contacts& c, std::size_t begin, std::size_t end,
+                                  const detail::restitution_parameters& p) {
+        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
+            const std::uint32_t* a = c.a.data();
+            const std::uint32_t* b = c.b.data();
+            const F approach = r.load(c.approach.data());
+            const M bounce = bounces(r, approach, c.max_normal, p);
+            if (!xsimd::any(bounce)) {
+                return;
+            }
+            const F nx = r.load(c.normal_x.data());
+            const F ny = r.load(c.normal_y.data());
+            const F wa = r.load(c.wa.data());
+            const F wb = r.load(c.wb.data());
+            const bodies_of_run ba = r.gather(v.state, a);
+            const bodies_of_run bb = r.gather(v.state, b);
+            F vax = ba.vx;
+            F vay = ba.vy;
+            F vbx = bb.vx;
+            F vby = bb.vy;
+            const F vn = (vbx - vax) * nx + (vby - vay) * ny;
+            const F total = r.load(c.normal.data());
+            const F normal = pick<Arch>(
+                bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)), total);
+            r.store(c.normal.data(), normal);
+            const F dn = normal - total;
+            apply_pair(wa, wb, dn * nx, dn * ny, vax, vay, vbx, vby);
+            const M a_moves = (wa > F(0.0F)) & bounce;
+            const M b_moves = (wb > F(0.0F)) & bounce;
+            r.scatter(v.state, a, vax, vay, a_moves);
+            r.scatter(v.state, b, vbx, vby, b_moves);
+        });
+    }
+
+    static void restitution_boxes(const bodies& v, box_contacts& c, std::size_t begin,
+                                  std::size_t end, const detail::restitution_parameters& p) {
+        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
+            const std::uint32_t* i = c.circle.data();
+            const F approach = r.load(c.approach.data());
+            const M bounce = bounces(r, approach, c.max_normal, p);
+            if (!xsimd::any(bounce)) {
+                return;
+            }
+            const F nx = r.load(c.normal_x.data());
+            const F ny = r.load(c.normal_y.data());
+            const bodies_of_run bi = r.gather(v.state, i);
+            const F vx = bi.vx;
+            const F vy = bi.vy;
+            const F vn = (vx * nx + vy * ny) - r.load(c.box_normal.data());
+            const F total = r.load(c.normal.data());
+            const F normal = pick<Arch>(
+                bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)), total);
+            r.store(c.normal.data(), normal);
+            const F dn = normal - total;
+            r.scatter(v.state, i, vx + dn * nx, vy + dn * ny, bounce);
+        });
+    }
+};
+
+} // namespace simdcollide::simd
+
+namespace simdcollide::detail {
+
+template <class Arch>
+const solver_kernels& simd_solver_table() noexcept {
+    // On AVX-512, the AVX2 code, as for the world's other pair kernels (world_pair_arch.hpp).
+    using S = simd::solver_simd<simd::world_pair_arch<Arch>>;
+    // constexpr: constant-initialised, so no object has a dynamic initialiser that could run
+    // on a CPU without its instruction set.
+    static constexpr solver_kernels table{
+        &S::bodies_in,           &S::velocities_out,   &S::integrate_velocities,
+        &S::integrate_positions, &S::warm_start_pairs, &S::warm_start_boxes,
+        &S::solve_pairs,         &S::solve_boxes,      &S::restitution_pairs,
+        &S::restitution_boxes,
+    };
+    return table;
+}
+
+} // namespace simdcollide::detail

@@ -1,0 +1,174 @@
+// The soft step's contacts (kernels/world/solver/): each step's contacts are its lists,
+// coloured so that no moving circle appears twice in a colour; their impulses carry across
+// steps through sorts into slots, partial relistings and removals (a resting pile that lost
+// them would sag and move again); and the carry itself on hand-made keys.
+#include "test_support.hpp"
+#include "world/solver/carry.hpp"
+#include "world/world_state.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <vector>
+
+namespace simdcollide::testing {
+namespace {
+
+// Circles drifting without gravity and colliding: the lists change often, partly and fully.
+particle_world drifting_world(std::size_t n) {
+    world_options options;
+    options.gravity_y = 0.0F;
+    options.pair_margin = 0.02F;
+    particle_world world(options);
+    world.set_boxes(open_container(60, 200).view());
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    for (std::size_t i = 0; i < n; ++i) {
+        world.add_circle({0.5F + static_cast<float>(i % 60), 0.5F + static_cast<float>(i / 60),
+                          0.3F + 0.2F * unit(rng)},
+                         i % 17 == 0 ? 0.0F : 0.5F + unit(rng), 2.0F * unit(rng) - 1.0F,
+                         2.0F * unit(rng) - 1.0F);
+    }
+    return world;
+}
+
+// After every step, the contacts are the listed pairs, each once, and within each colour but
+// the overflow no moving circle appears twice; the box contacts are the listed entries, a
+// circle's r-th box in colour r.
+TEST(soft_step_contacts, are_the_lists_coloured) {
+    particle_world world = drifting_world(3000);
+    const detail::world_state& state = detail::state_of(world);
+    for (int s = 0; s < 40; ++s) {
+        world.step(1.0F / 60.0F);
+        const detail::pair_contacts& c = state.pair_contacts_in_slots();
+        const std::span<const circle_pair> listed = state.pairs_in_slots();
+        ASSERT_EQ(c.size(), listed.size());
+        std::vector<circle_pair> held;
+        for (std::size_t k = 0; k < c.size(); ++k) {
+            held.push_back({c.a[k], c.b[k]});
+        }
+        std::sort(held.begin(), held.end(),
+                  [](circle_pair l, circle_pair r) { return l.a != r.a ? l.a < r.a : l.b < r.b; });
+        for (std::size_t k = 0; k < listed.size(); ++k) {
+            ASSERT_EQ(held[k].a, listed[k].a) << k;
+            ASSERT_EQ(held[k].b, listed[k].b) << k;
+        }
+        const particles_view p = world.particles();
+        for (std::size_t colour = 0; colour + 1 < c.colours(); ++colour) {
+            std::set<std::uint32_t> seen;
+            for (std::size_t k = c.colour_start[colour]; k < c.colour_start[colour + 1]; ++k) {
+                for (const std::uint32_t slot : {c.a[k], c.b[k]}) {
+                    if (p.inverse_mass[state.circle_of_slot(slot)] > 0.0F) {
+                        ASSERT_TRUE(seen.insert(slot).second)
+                            << "step " << s << ": slot " << slot << " twice in colour " << colour;
+                    }
+                }
+            }
+        }
+        const detail::box_contacts& b = state.box_contacts_of_step();
+        for (std::size_t colour = 0; colour + 1 < b.colours(); ++colour) {
+            std::set<std::uint32_t> seen;
+            for (std::size_t k = b.colour_start[colour]; k < b.colour_start[colour + 1]; ++k) {
+                ASSERT_TRUE(seen.insert(b.circle[k]).second) << "step " << s;
+            }
+        }
+    }
+    EXPECT_GT(world.listings().partial, 5U);
+    EXPECT_GT(world.listings().full, 1U);
+}
+
+// The largest v^2 of the circles.
+double fastest2(particle_world& world) {
+    const particles_view p = world.particles();
+    double most = 0.0;
+    for (std::size_t i = 0; i < p.count; ++i) {
+        most = std::max(most, double{p.vx[i]} * p.vx[i] + double{p.vy[i]} * p.vy[i]);
+    }
+    return most;
+}
+
+// A settled pile that is sorted into slots (every sort_every steps), partly relisted (a
+// lone circle far off teleported further) and has a circle removed before it (every
+// circle's index moves down one) stays at rest: each contact keeps its impulses. Dropped
+// at any of these (each contact starting from 0), the whole pile falls for a substep and
+// moves at about g h (0.04) again.
+TEST(soft_step_contacts, keep_their_impulses_through_sorts_relistings_and_removals) {
+    particle_world world;
+    world.set_boxes(open_container(20, 60).view());
+    world.add_circle({-35.0F, 0.5F, 0.5F}, 1.0F); // removed at the end
+    for (int i = 0; i < 400; ++i) {
+        world.add_circle(
+            {0.5F + static_cast<float>(i % 20), 0.5F + static_cast<float>(i / 20), 0.5F}, 1.0F);
+    }
+    const std::size_t lone = world.add_circle({-30.0F, 0.5F, 0.5F}, 1.0F);
+    aabb_set boxes = open_container(20, 60);
+    boxes.push_back(aabb::from_min_max(-40, -1, -20, 0)); // the lone circle's floor
+    world.set_boxes(boxes.view());
+    for (int s = 0; s < 600; ++s) {
+        world.step(1.0F / 60.0F);
+    }
+    ASSERT_LT(fastest2(world), 1e-6);
+    // Sorts: 64 steps cross two of them.
+    for (int s = 0; s < 64; ++s) {
+        world.step(1.0F / 60.0F);
+        ASSERT_LT(fastest2(world), 1e-6) << "step " << s;
+    }
+    // A partial relisting.
+    const std::size_t partial = world.listings().partial;
+    world.particles().x[lone] = -25.0F;
+    world.step(1.0F / 60.0F);
+    EXPECT_EQ(world.listings().partial, partial + 1);
+    EXPECT_LT(fastest2(world), 1e-6);
+    // A removal before the pile: its circles' indices move down one.
+    world.remove_circle(0);
+    world.step(1.0F / 60.0F);
+    EXPECT_LT(fastest2(world), 1e-6);
+}
+
+// The carry on hand-made keys: slots to circles and back, removals, a box gone.
+TEST(soft_step_contacts, the_carry_moves_keys_and_drops_what_was_removed) {
+    detail::impulse_carry carry;
+    carry.pairs = {{0, 2, 1.0F, 0.1F}, {1, 2, 2.0F, 0.2F}, {2, 3, 3.0F, 0.3F}};
+    carry.boxes = {{1, 0, 4.0F, 0.4F}, {3, 2, 5.0F, 0.5F}};
+    const std::vector<std::uint32_t> circle_of_slot = {3, 0, 2, 1}; // slot -> circle
+    carry.to_circles(circle_of_slot);
+    ASSERT_TRUE(carry.by_circle);
+    // slots (0, 2) -> circles (3, 2) -> (2, 3); (1, 2) -> (0, 2); (2, 3) -> (2, 1) -> (1, 2)
+    ASSERT_EQ(carry.pairs.size(), 3U);
+    EXPECT_EQ(carry.pairs[0].a, 0U);
+    EXPECT_EQ(carry.pairs[0].b, 2U);
+    EXPECT_EQ(carry.pairs[0].normal, 2.0F);
+    EXPECT_EQ(carry.pairs[1].a, 1U);
+    EXPECT_EQ(carry.pairs[1].b, 2U);
+    EXPECT_EQ(carry.pairs[1].normal, 3.0F);
+    EXPECT_EQ(carry.pairs[2].a, 2U);
+    EXPECT_EQ(carry.pairs[2].b, 3U);
+    EXPECT_EQ(carry.boxes[0].a, 0U); // slot 1 is circle 0
+    EXPECT_EQ(carry.boxes[1].a, 1U); // slot 3 is circle 1
+    // Circle 1 removed: its pair and box go, circles 2 and 3 become 1 and 2.
+    carry.remove_circles(std::vector<std::uint8_t>{0, 1, 0, 0});
+    ASSERT_EQ(carry.pairs.size(), 2U);
+    EXPECT_EQ(carry.pairs[0].a, 0U);
+    EXPECT_EQ(carry.pairs[0].b, 1U);
+    EXPECT_EQ(carry.pairs[0].normal, 2.0F);
+    EXPECT_EQ(carry.pairs[1].a, 1U);
+    EXPECT_EQ(carry.pairs[1].b, 2U);
+    EXPECT_EQ(carry.pairs[1].tangent, 0.1F);
+    ASSERT_EQ(carry.boxes.size(), 1U);
+    // Box 0 removed: circle 0's contact with it goes.
+    carry.remove_box(0);
+    ASSERT_TRUE(carry.boxes.empty());
+    // Back to slots: circle c in slot 2 - c.
+    carry.to_slots(std::vector<std::uint32_t>{2, 1, 0});
+    EXPECT_FALSE(carry.by_circle);
+    EXPECT_EQ(carry.pairs[0].a, 0U); // circles (1, 2) -> slots (1, 0) -> (0, 1)
+    EXPECT_EQ(carry.pairs[0].b, 1U);
+    EXPECT_EQ(carry.pairs[0].tangent, 0.1F);
+    EXPECT_EQ(carry.pairs[1].a, 1U); // circles (0, 1) -> slots (2, 1) -> (1, 2)
+    EXPECT_EQ(carry.pairs[1].b, 2U);
+    EXPECT_EQ(carry.pairs[1].normal, 2.0F);
+}
+
+} // namespace
+} // namespace simdcollide::testing
