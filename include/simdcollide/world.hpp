@@ -74,7 +74,7 @@ struct world_options {
     /// bounce (restitution), so that resting contacts stay at rest.
     float restitution_threshold = 1.0F;
     /// 1 to max_rounds: relax passes a substep (the contacts solved again without push-out).
-    int relax_iterations = 1;
+    int relax_iterations = 2;
     /// >= 0, unitless, or infinity (never): continuous collision. A moving circle that can
     /// move further in a substep than sweep_from times its radius is swept along that
     /// substep's move against the boxes and static circles near its path, so that it never

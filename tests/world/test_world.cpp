@@ -81,7 +81,7 @@ TEST(particle_world, a_ball_falls_and_rests_on_the_floor) {
 // overlaps a ball resting on a floor 0.2 thick by 0.7: moved down by it the whole way at
 // once, the ball would be past the floor's middle and leave through its bottom face. The
 // push-out is soft and capped in speed (max_push_speed), and the floor's contact holds: the
-// ball stays on the floor, wedged, sunk into it by less than a fifth of its radius.
+// ball stays on the floor, wedged, sunk into it by less than a third of its radius.
 TEST(particle_world, a_push_out_never_carries_a_circle_through_a_thin_floor) {
     particle_world world;
     aabb_set floor;
@@ -91,7 +91,7 @@ TEST(particle_world, a_push_out_never_carries_a_circle_through_a_thin_floor) {
     world.add_circle({0, 0.8F, 0.5F}, 0.0F); // static, 0.7 into the ball
     for (int s = 0; s < 60; ++s) {
         world.step(1.0F / 60.0F);
-        ASSERT_GE(world.particles().y[0], 0.4F) << "after step " << s;
+        ASSERT_GE(world.particles().y[0], 0.35F) << "after step " << s;
     }
 }
 
@@ -99,7 +99,7 @@ TEST(particle_world, a_push_out_never_carries_a_circle_through_a_thin_floor) {
 // and a wall 0.15 thick stands 0.6 beyond the ball's surface, further than the ball's
 // lists reach (its radius, its predicted move, 0, and pair_margin). Moved out at once, the
 // ball's centre would be past the wall's far face. Pushed out at most at max_push_speed, it
-// meets the wall once listed with it, and stays on the near side, wedged, less than a fifth
+// meets the wall once listed with it, and stays on the near side, wedged, less than a third
 // of its radius into it.
 TEST(particle_world, a_push_out_never_carries_a_circle_through_a_box_beyond_its_lists) {
     world_options options;
@@ -112,7 +112,7 @@ TEST(particle_world, a_push_out_never_carries_a_circle_through_a_box_beyond_its_
     world.add_circle({-0.2F, 0, 1.0F}, 0.0F); // static, 1.1 into it
     for (int s = 0; s < 60; ++s) {
         world.step(1.0F / 60.0F);
-        ASSERT_LE(world.particles().x[0], 0.9F - 0.3F + 0.06F) << "after step " << s;
+        ASSERT_LE(world.particles().x[0], 0.9F - 0.3F + 0.1F) << "after step " << s;
     }
 }
 
