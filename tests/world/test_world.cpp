@@ -314,3 +314,53 @@ TEST(particle_world_soak, a_deep_drop_lands_and_comes_to_rest) {
 
 } // namespace
 } // namespace simdcollide::testing
+
+namespace simdcollide::testing {
+namespace {
+
+// A circle in free fall falls as gravity says: no contact slows it, nothing damps it.
+TEST(particle_world, a_circle_in_free_fall_falls_as_gravity_says) {
+    particle_world world;
+    world.add_circle({0.0F, 100.0F, 0.5F}, 1.0F);
+    for (int s = 0; s < 60; ++s) {
+        world.step(1.0F / 60.0F);
+    }
+    EXPECT_NEAR(world.particles().vy[0], -9.81F, 1e-3F);
+    EXPECT_NEAR(world.particles().y[0], 100.0F - 0.5F * 9.81F, 0.05F);
+}
+
+// With restitution 1 and no friction, 200 circles bouncing about a closed box without
+// gravity gain no energy: over 5 000 steps their kinetic energy never passes 1.01 times
+// what it was.
+TEST(particle_world, elastic_circles_in_a_closed_box_gain_no_energy) {
+    particle_world world(
+        {.gravity_y = 0.0F, .restitution = 1.0F, .friction = 0.0F, .restitution_threshold = 0.0F});
+    aabb_set walls = open_container(20, 20);
+    walls.push_back(aabb::from_min_max(-1, 20, 21, 21)); // the lid
+    world.set_boxes(walls.view());
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
+    for (int i = 0; i < 200; ++i) {
+        world.add_circle({1.0F + static_cast<float>(i % 14) * 1.3F,
+                          1.0F + static_cast<float>(i / 14) * 1.3F, 0.4F},
+                         1.0F, 2.0F * unit(rng), 2.0F * unit(rng));
+    }
+    const auto energy = [&] {
+        const particles_view p = world.particles();
+        double e = 0.0;
+        for (std::size_t i = 0; i < p.count; ++i) {
+            e += 0.5 * (double{p.vx[i]} * p.vx[i] + double{p.vy[i]} * p.vy[i]);
+        }
+        return e;
+    };
+    const double start = energy();
+    double most = start;
+    for (int s = 0; s < 5000; ++s) {
+        world.step(1.0F / 60.0F);
+        most = std::max(most, energy());
+    }
+    EXPECT_LE(most, 1.01 * start);
+}
+
+} // namespace
+} // namespace simdcollide::testing
