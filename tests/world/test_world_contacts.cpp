@@ -172,3 +172,53 @@ TEST(soft_step_contacts, the_carry_moves_keys_and_drops_what_was_removed) {
 
 } // namespace
 } // namespace simdcollide::testing
+
+namespace simdcollide::testing {
+namespace {
+
+// The mean v^2 of the circles.
+double mean_v2(particle_world& world) {
+    const particles_view p = world.particles();
+    double sum = 0.0;
+    for (std::size_t i = 0; i < p.count; ++i) {
+        sum += double{p.vx[i]} * p.vx[i] + double{p.vy[i]} * p.vy[i];
+    }
+    return sum / static_cast<double>(p.count);
+}
+
+// A pile settled at 1/60 and then stepped at 1/240 or at 1/600 stays at rest (mean v^2 at
+// most 1e-4): its impulses are scaled to each step's substep, and its contacts keep their
+// stiffness. With dt jittering between 1/75 and 1/45 the stiffness changes where a third
+// of the substep rate falls below contact_hertz (at dt over 1/60), and the pile moves a
+// little (measured: mean v^2 up to 6.4e-3).
+TEST(soft_step_contacts, a_resting_pile_stays_at_rest_when_dt_changes) {
+    particle_world settled;
+    settled.set_boxes(open_container(30, 60).view());
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    for (int i = 0; i < 1500; ++i) {
+        settled.add_circle({0.5F + static_cast<float>(i % 29) + 0.05F * unit(rng),
+                            0.5F + static_cast<float>(i / 29), 0.25F + 0.2F * unit(rng)},
+                           1.0F);
+    }
+    for (int s = 0; s < 900; ++s) {
+        settled.step(1.0F / 60.0F);
+    }
+    ASSERT_LT(mean_v2(settled), 1e-4);
+    for (const int way : {0, 1, 2}) {
+        SCOPED_TRACE(way);
+        particle_world world = settled;
+        double most = 0.0;
+        for (int s = 0; s < 600; ++s) {
+            const float dt = way == 0   ? 1.0F / 240.0F
+                             : way == 1 ? 1.0F / 600.0F
+                                        : 1.0F / (45.0F + 30.0F * unit(rng));
+            world.step(dt);
+            most = std::max(most, mean_v2(world));
+        }
+        EXPECT_LE(most, way < 2 ? 1e-4 : 0.02);
+    }
+}
+
+} // namespace
+} // namespace simdcollide::testing
