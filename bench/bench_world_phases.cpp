@@ -108,10 +108,11 @@ void solve_pile(benchmark::State& state, bool reference, std::size_t n) {
         std::copy(start.data(), start.data() + 4 * n, bodies.data());
         contacts.normal = normal;
         contacts.tangent = tangent;
+        const detail::pair_contacts_view view = contacts.view();
         state.SetIterationTime(seconds_of([&] {
             for (std::size_t c = 0; c < contacts.colours(); ++c) {
-                table.solve_pairs(v, contacts, contacts.colour_start[c],
-                                  contacts.colour_start[c + 1], parameters);
+                table.solve_pairs(v, view, contacts.colour_start[c], contacts.colour_start[c + 1],
+                                  parameters);
             }
         }));
     }

@@ -29,6 +29,19 @@ cd "$(dirname "$0")/.."
 root=${1:-build-tests}
 jobs=$(nproc)
 
+# Each job's time, printed when the next begins and at the end.
+job_name=
+job_start=$SECONDS
+job() {
+    if [ -n "$job_name" ]; then
+        echo "== $job_name: $((SECONDS - job_start)) s"
+    fi
+    job_name=$1
+    job_start=$SECONDS
+    [ -z "$job_name" ] || echo "== $job_name"
+}
+
+job "dependencies"
 tools/install-deps.sh
 
 strict=()
@@ -38,16 +51,16 @@ if [ "${CI:-}" = "true" ]; then
     werror=ON
 fi
 
-echo "== clang-format: the sources as .clang-format writes them"
+job "clang-format: the sources as .clang-format writes them"
 find include kernels tests bench tools python \( -name '*.cpp' -o -name '*.hpp' -o -name '*.inl' \) \
     -print0 | xargs -0 clang-format --dry-run --Werror
 
-echo "== Release build and tests"
+job "Release build and tests"
 cmake -S . -B "$root/release" -DCMAKE_BUILD_TYPE=Release -DSIMDCOLLIDE_BUILD_BENCHMARKS=ON "${strict[@]}"
 cmake --build "$root/release" -j"$jobs"
 ctest --test-dir "$root/release" -j"$jobs" --output-on-failure
 
-echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+job "AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
 cmake -S . -B "$root/sanitize" -DCMAKE_BUILD_TYPE=Debug -DSIMDCOLLIDE_SANITIZE=address,undefined \
     -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF "${strict[@]}"
 cmake --build "$root/sanitize" -j"$jobs"
@@ -62,7 +75,7 @@ ctest --test-dir "$root/sanitize" -j"$jobs" --output-on-failure \
     -E "^qemu_|^consumer_|_soak\.|$slow_workers|$slow_bits"
 
 if [ "$(uname -m)" = "x86_64" ]; then
-    echo "== aarch64 (NEON) cross build, tests under qemu-aarch64"
+    job "aarch64 (NEON) cross build, tests under qemu-aarch64"
     cmake -S . -B "$root/aarch64" -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
         -DCMAKE_BUILD_TYPE=Release -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF \
         -DSIMDCOLLIDE_GTEST_SOURCE_DIR=/usr/src/googletest "${strict[@]}"
@@ -70,13 +83,13 @@ if [ "$(uname -m)" = "x86_64" ]; then
     ctest --test-dir "$root/aarch64" -j"$jobs" --output-on-failure -E "_soak\.|$slow_workers"
 fi
 
-echo "== clang build and tests"
+job "clang build and tests"
 cmake -S . -B "$root/clang" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release \
     -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF -DSIMDCOLLIDE_BUILD_PYTHON=OFF "${strict[@]}"
 cmake --build "$root/clang" -j"$jobs"
 ctest --test-dir "$root/clang" -j"$jobs" --output-on-failure -E '^qemu_|_soak\.|^consumer_'
 
-echo "== ThreadSanitizer: threads and workers (clang)"
+job "ThreadSanitizer: threads and workers (clang)"
 cmake -S . -B "$root/tsan" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DSIMDCOLLIDE_SANITIZE=thread -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF \
     "${strict[@]}"
@@ -91,7 +104,7 @@ one_path+=':every_isa/pair_blocks_on_each_isa.*/avx512'
 TSAN_OPTIONS=halt_on_error=1 "$root/tsan/tests/simdcollide_thread_tests" \
     --gtest_filter="-$one_path"
 
-echo "== libFuzzer: every kernel of every ISA against the reference (clang, ASan + UBSan)"
+job "libFuzzer: every kernel of every ISA against the reference (clang, ASan + UBSan)"
 cmake -S . -B "$root/fuzz" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DSIMDCOLLIDE_BUILD_FUZZERS=ON -DSIMDCOLLIDE_BUILD_TESTS=OFF -DSIMDCOLLIDE_BUILD_BENCHMARKS=OFF \
     -DSIMDCOLLIDE_BUILD_TOOLS=OFF -DSIMDCOLLIDE_SANITIZE=fuzzer-no-link,address,undefined \
@@ -111,3 +124,5 @@ for target in kernels many; do
     fi
     grep -E '^Done [0-9]+ runs' "$log" | sed "s/^/fuzz_$target: /"
 done
+job ""
+echo "== all jobs: $SECONDS s"

@@ -186,6 +186,8 @@ void detail::world_state::solve_step(float dt, const detail::kernel_table& kerne
     per_circle([&](const particles_view& c, std::size_t first) {
         solver.bodies_in(c, state + 4 * first);
     });
+    const detail::pair_contacts_view pair_view = pair_contacts_.view();
+    const detail::box_contacts_view box_view = box_solver_contacts_.view();
     // One pass over every contact: the pairs colour by colour, then the boxes.
     const auto pass = [&](auto&& pairs, auto&& boxes) {
         by_colour(tasks, pair_contacts_, pairs);
@@ -193,9 +195,9 @@ void detail::world_state::solve_step(float dt, const detail::kernel_table& kerne
     };
     const auto solve_pass = [&](const detail::solve_parameters& with) {
         pass([&](std::size_t b,
-                 std::size_t e) { solver.solve_pairs(bodies, pair_contacts_, b, e, with); },
+                 std::size_t e) { solver.solve_pairs(bodies, pair_view, b, e, with); },
              [&](std::size_t b, std::size_t e) {
-                 solver.solve_boxes(bodies, box_solver_contacts_, b, e, with);
+                 solver.solve_boxes(bodies, box_view, b, e, with);
              });
     };
 
@@ -208,11 +210,9 @@ void detail::world_state::solve_step(float dt, const detail::kernel_table& kerne
                                         options_.gravity_y * h);
         });
         clock_.enter(detail::step_stage::warm_start);
-        pass([&](std::size_t b,
-                 std::size_t e) { solver.warm_start_pairs(bodies, pair_contacts_, b, e); },
-             [&](std::size_t b, std::size_t e) {
-                 solver.warm_start_boxes(bodies, box_solver_contacts_, b, e);
-             });
+        pass(
+            [&](std::size_t b, std::size_t e) { solver.warm_start_pairs(bodies, pair_view, b, e); },
+            [&](std::size_t b, std::size_t e) { solver.warm_start_boxes(bodies, box_view, b, e); });
         clock_.enter(detail::step_stage::solve);
         solve.use_bias = true;
         solve_pass(solve);
@@ -244,9 +244,9 @@ void detail::world_state::solve_step(float dt, const detail::kernel_table& kerne
         const detail::restitution_parameters bounce{options_.restitution,
                                                     options_.restitution_threshold};
         pass([&](std::size_t b,
-                 std::size_t e) { solver.restitution_pairs(bodies, pair_contacts_, b, e, bounce); },
+                 std::size_t e) { solver.restitution_pairs(bodies, pair_view, b, e, bounce); },
              [&](std::size_t b, std::size_t e) {
-                 solver.restitution_boxes(bodies, box_solver_contacts_, b, e, bounce);
+                 solver.restitution_boxes(bodies, box_view, b, e, bounce);
              });
     }
     clock_.enter(detail::step_stage::scatter);

@@ -116,29 +116,27 @@ void run_passes(const detail::solver_kernels& k, scene& s) {
     p.elapsed = 0.25F / 60.0F;
     p.moving = {9.0F, 0.94F, 0.06F};
     p.fixed = {17.0F, 0.97F, 0.03F};
+    const detail::pair_contacts_view pairs = s.pairs.view();
+    const detail::box_contacts_view boxes = s.boxes.view();
     const auto each_colour = [](const auto& c, auto&& body) {
         for (std::size_t colour = 0; colour < c.colours(); ++colour) {
             body(c.colour_start[colour], c.colour_start[colour + 1]);
         }
     };
-    each_colour(s.pairs,
-                [&](std::size_t b, std::size_t e) { k.warm_start_pairs(v, s.pairs, b, e); });
-    each_colour(s.boxes,
-                [&](std::size_t b, std::size_t e) { k.warm_start_boxes(v, s.boxes, b, e); });
+    each_colour(s.pairs, [&](std::size_t b, std::size_t e) { k.warm_start_pairs(v, pairs, b, e); });
+    each_colour(s.boxes, [&](std::size_t b, std::size_t e) { k.warm_start_boxes(v, boxes, b, e); });
     for (const bool bias : {true, false}) {
         p.use_bias = bias;
         each_colour(s.pairs,
-                    [&](std::size_t b, std::size_t e) { k.solve_pairs(v, s.pairs, b, e, p); });
+                    [&](std::size_t b, std::size_t e) { k.solve_pairs(v, pairs, b, e, p); });
         each_colour(s.boxes,
-                    [&](std::size_t b, std::size_t e) { k.solve_boxes(v, s.boxes, b, e, p); });
+                    [&](std::size_t b, std::size_t e) { k.solve_boxes(v, boxes, b, e, p); });
     }
     const detail::restitution_parameters bounce{0.7F, 1.0F};
-    each_colour(s.pairs, [&](std::size_t b, std::size_t e) {
-        k.restitution_pairs(v, s.pairs, b, e, bounce);
-    });
-    each_colour(s.boxes, [&](std::size_t b, std::size_t e) {
-        k.restitution_boxes(v, s.boxes, b, e, bounce);
-    });
+    each_colour(s.pairs,
+                [&](std::size_t b, std::size_t e) { k.restitution_pairs(v, pairs, b, e, bounce); });
+    each_colour(s.boxes,
+                [&](std::size_t b, std::size_t e) { k.restitution_boxes(v, boxes, b, e, bounce); });
 }
 
 TEST_P(solver_kernels_simd, contact_passes_match_the_reference) {

@@ -1,4 +1,4 @@
-// Sizing the soft step's contact arrays (contacts.hpp).
+// Sizing the soft step's contact arrays and viewing them (contacts.hpp).
 #include "world/solver/contacts.hpp"
 
 namespace simdcollide::detail {
@@ -19,6 +19,18 @@ void box_contacts::resize(std::size_t count) {
                               &normal, &tangent, &max_normal}) {
         f->resize(count);
     }
+}
+
+pair_contacts_view pair_contacts::view() noexcept {
+    return {a.data(),      b.data(),       normal_x.data(),   normal_y.data(),
+            base.data(),   wa.data(),      wb.data(),         approach.data(),
+            normal.data(), tangent.data(), max_normal.data(), overflow_start()};
+}
+
+box_contacts_view box_contacts::view() noexcept {
+    return {circle.data(),     normal_x.data(),    normal_y.data(), base.data(),
+            box_normal.data(), box_tangent.data(), approach.data(), normal.data(),
+            tangent.data(),    max_normal.data(),  overflow_start()};
 }
 
 } // namespace simdcollide::detail

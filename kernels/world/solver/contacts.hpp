@@ -11,6 +11,39 @@
 
 namespace simdcollide::detail {
 
+/// A pair_contacts' arrays as the solver's kernels see them: plain pointers, so that code
+/// compiled for one instruction set calls no inline member function another object shares
+/// (tests/check_isa_symbols.sh).
+struct pair_contacts_view {
+    const std::uint32_t* a;
+    const std::uint32_t* b;
+    const float* normal_x;
+    const float* normal_y;
+    const float* base;
+    const float* wa;
+    const float* wb;
+    const float* approach;
+    float* normal;
+    float* tangent;
+    float* max_normal;
+    std::size_t overflow_start; // the first contact of the overflow colour
+};
+
+/// A box_contacts' arrays as the solver's kernels see them (see pair_contacts_view).
+struct box_contacts_view {
+    const std::uint32_t* circle;
+    const float* normal_x;
+    const float* normal_y;
+    const float* base;
+    const float* box_normal;
+    const float* box_tangent;
+    const float* approach;
+    float* normal;
+    float* tangent;
+    float* max_normal;
+    std::size_t overflow_start;
+};
+
 /// Contacts between two circles, a field an array, in colour order: colour c holds
 /// [colour_start[c], colour_start[c + 1]), and within a colour no moving circle appears
 /// twice, so its contacts can be solved in any order, W at a time or on several workers, to
@@ -36,6 +69,11 @@ struct pair_contacts {
         return colour_start.empty() ? 0 : colour_start.size() - 1;
     }
     void resize(std::size_t count);
+    /// The first contact of the overflow colour (size() before the contacts are coloured).
+    [[nodiscard]] std::size_t overflow_start() const noexcept {
+        return colours() == 0 ? size() : colour_start[colours() - 1];
+    }
+    [[nodiscard]] pair_contacts_view view() noexcept;
 };
 
 /// Contacts of a moving circle with a box (static or kinematic): the box as the first body,
@@ -63,6 +101,11 @@ struct box_contacts {
         return colour_start.empty() ? 0 : colour_start.size() - 1;
     }
     void resize(std::size_t count);
+    /// The first contact of the overflow colour (size() before the contacts are coloured).
+    [[nodiscard]] std::size_t overflow_start() const noexcept {
+        return colours() == 0 ? size() : colour_start[colours() - 1];
+    }
+    [[nodiscard]] box_contacts_view view() noexcept;
 };
 
 /// The circles as the solver's kernels see them: four floats a slot, (vx, vy, dx, dy), its

@@ -81,7 +81,7 @@ void apply_pair(const solver_bodies& v, std::uint32_t a, std::uint32_t b, float 
     }
 }
 
-void warm_start_pairs(const solver_bodies& v, const pair_contacts& c, std::size_t begin,
+void warm_start_pairs(const solver_bodies& v, const pair_contacts_view& c, std::size_t begin,
                       std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) {
         const float nx = c.normal_x[k];
@@ -93,7 +93,7 @@ void warm_start_pairs(const solver_bodies& v, const pair_contacts& c, std::size_
     }
 }
 
-void warm_start_boxes(const solver_bodies& v, const box_contacts& c, std::size_t begin,
+void warm_start_boxes(const solver_bodies& v, const box_contacts_view& c, std::size_t begin,
                       std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) {
         const float nx = c.normal_x[k];
@@ -125,8 +125,8 @@ float normal_change(float s, float vn, float total, const contact_softness& soft
     return -mass_scale * (vn + bias) - impulse_scale * total;
 }
 
-void solve_pairs(const solver_bodies& v, pair_contacts& c, std::size_t begin, std::size_t end,
-                 const solve_parameters& p) {
+void solve_pairs(const solver_bodies& v, const pair_contacts_view& c, std::size_t begin,
+                 std::size_t end, const solve_parameters& p) {
     for (std::size_t k = begin; k < end; ++k) {
         const std::uint32_t a = c.a[k];
         const std::uint32_t b = c.b[k];
@@ -154,8 +154,8 @@ void solve_pairs(const solver_bodies& v, pair_contacts& c, std::size_t begin, st
     }
 }
 
-void solve_boxes(const solver_bodies& v, box_contacts& c, std::size_t begin, std::size_t end,
-                 const solve_parameters& p) {
+void solve_boxes(const solver_bodies& v, const box_contacts_view& c, std::size_t begin,
+                 std::size_t end, const solve_parameters& p) {
     for (std::size_t k = begin; k < end; ++k) {
         const std::uint32_t i = c.circle[k];
         const float nx = c.normal_x[k];
@@ -181,8 +181,8 @@ void solve_boxes(const solver_bodies& v, box_contacts& c, std::size_t begin, std
     }
 }
 
-void restitution_pairs(const solver_bodies& v, pair_contacts& c, std::size_t begin, std::size_t end,
-                       const restitution_parameters& p) {
+void restitution_pairs(const solver_bodies& v, const pair_contacts_view& c, std::size_t begin,
+                       std::size_t end, const restitution_parameters& p) {
     for (std::size_t k = begin; k < end; ++k) {
         if (c.approach[k] > -p.threshold || c.max_normal[k] == 0.0F) {
             continue;
@@ -200,8 +200,8 @@ void restitution_pairs(const solver_bodies& v, pair_contacts& c, std::size_t beg
     }
 }
 
-void restitution_boxes(const solver_bodies& v, box_contacts& c, std::size_t begin, std::size_t end,
-                       const restitution_parameters& p) {
+void restitution_boxes(const solver_bodies& v, const box_contacts_view& c, std::size_t begin,
+                       std::size_t end, const restitution_parameters& p) {
     for (std::size_t k = begin; k < end; ++k) {
         if (c.approach[k] > -p.threshold || c.max_normal[k] == 0.0F) {
             continue;

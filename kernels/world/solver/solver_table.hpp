@@ -27,21 +27,21 @@ struct solver_kernels {
                                 const float* y0);
     /// Warm start, contacts [begin, end) of one colour (or the overflow, in order): each
     /// contact's accumulated impulses applied to its moving circles.
-    void (*warm_start_pairs)(const solver_bodies&, const pair_contacts&, std::size_t begin,
+    void (*warm_start_pairs)(const solver_bodies&, const pair_contacts_view&, std::size_t begin,
                              std::size_t end);
-    void (*warm_start_boxes)(const solver_bodies&, const box_contacts&, std::size_t begin,
+    void (*warm_start_boxes)(const solver_bodies&, const box_contacts_view&, std::size_t begin,
                              std::size_t end);
     /// Solve (use_bias) or relax, contacts [begin, end): the soft normal impulse, then
     /// friction within friction times it, each accumulated and applied.
-    void (*solve_pairs)(const solver_bodies&, pair_contacts&, std::size_t begin, std::size_t end,
-                        const solve_parameters&);
-    void (*solve_boxes)(const solver_bodies&, box_contacts&, std::size_t begin, std::size_t end,
-                        const solve_parameters&);
+    void (*solve_pairs)(const solver_bodies&, const pair_contacts_view&, std::size_t begin,
+                        std::size_t end, const solve_parameters&);
+    void (*solve_boxes)(const solver_bodies&, const box_contacts_view&, std::size_t begin,
+                        std::size_t end, const solve_parameters&);
     /// Restitution, contacts [begin, end): a contact that approached faster than the
     /// threshold and pushed in the step leaves at restitution times that speed.
-    void (*restitution_pairs)(const solver_bodies&, pair_contacts&, std::size_t begin,
+    void (*restitution_pairs)(const solver_bodies&, const pair_contacts_view&, std::size_t begin,
                               std::size_t end, const restitution_parameters&);
-    void (*restitution_boxes)(const solver_bodies&, box_contacts&, std::size_t begin,
+    void (*restitution_boxes)(const solver_bodies&, const box_contacts_view&, std::size_t begin,
                               std::size_t end, const restitution_parameters&);
 };
 

@@ -9,7 +9,6 @@
 #include "pairwise/simd/world_pair_arch.hpp"
 #include "world/solver/solver_table.hpp"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -20,8 +19,8 @@ template <class Arch>
 struct solver_simd {
     using F = floats<Arch>;
     using M = lanes<Arch>;
-    using contacts = detail::pair_contacts;
-    using box_contacts = detail::box_contacts;
+    using contacts = detail::pair_contacts_view;
+    using box_contacts = detail::box_contacts_view;
     using bodies = detail::solver_bodies;
     static constexpr std::size_t width = F::size;
 
@@ -39,7 +38,9 @@ struct solver_simd {
                 return F::load_unaligned(field + k);
             }
             alignas(64) float lane[width] = {};
-            std::copy(field + k, field + k + n, lane);
+            for (std::size_t j = 0; j < n; ++j) {
+                lane[j] = field[k + j];
+            }
             return F::load_aligned(lane);
         }
         [[gnu::always_inline]] void store(float* field, const F& value) const {
@@ -49,7 +50,9 @@ struct solver_simd {
             }
             alignas(64) float lane[width];
             value.store_aligned(lane);
-            std::copy(lane, lane + n, field + k);
+            for (std::size_t j = 0; j < n; ++j) {
+                field[k + j] = lane[j];
+            }
         }
         // The state (vx, vy, dx, dy) of circle index[k + j] in lane j. A whole run on x86 as
         // one 16-byte load a circle and a transpose; otherwise lane by lane.
@@ -157,7 +160,7 @@ struct solver_simd {
                                                     std::size_t overflow_start, Body body) {
         const std::size_t step = begin >= overflow_start ? 1 : width;
         for (std::size_t k = begin; k < end; k += step) {
-            body(run{k, std::min(step, end - k)});
+            body(run{k, end - k < step ? end - k : step});
         }
     }
 
@@ -214,23 +217,23 @@ struct solver_simd {
                                                     const F& vby) {
         const M a_moves = wa > F(0.0F);
         const M b_moves = wb > F(0.0F);
-        r.scatter(v.state, c.a.data(), vax, vay, a_moves);
-        r.scatter(v.state, c.b.data(), vbx, vby, b_moves);
+        r.scatter(v.state, c.a, vax, vay, a_moves);
+        r.scatter(v.state, c.b, vbx, vby, b_moves);
     }
 
     static void warm_start_pairs(const bodies& v, const contacts& c, std::size_t begin,
                                  std::size_t end) {
-        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
-            const F nx = r.load(c.normal_x.data());
-            const F ny = r.load(c.normal_y.data());
-            const F normal = r.load(c.normal.data());
-            const F tangent = r.load(c.tangent.data());
+        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
+            const F nx = r.load(c.normal_x);
+            const F ny = r.load(c.normal_y);
+            const F normal = r.load(c.normal);
+            const F tangent = r.load(c.tangent);
             const F px = normal * nx - tangent * ny;
             const F py = normal * ny + tangent * nx;
-            const F wa = r.load(c.wa.data());
-            const F wb = r.load(c.wb.data());
-            const bodies_of_run ba = r.gather(v.state, c.a.data());
-            const bodies_of_run bb = r.gather(v.state, c.b.data());
+            const F wa = r.load(c.wa);
+            const F wb = r.load(c.wb);
+            const bodies_of_run ba = r.gather(v.state, c.a);
+            const bodies_of_run bb = r.gather(v.state, c.b);
             F vax = ba.vx;
             F vay = ba.vy;
             F vbx = bb.vx;
@@ -242,16 +245,16 @@ struct solver_simd {
 
     static void warm_start_boxes(const bodies& v, const box_contacts& c, std::size_t begin,
                                  std::size_t end) {
-        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
-            const F nx = r.load(c.normal_x.data());
-            const F ny = r.load(c.normal_y.data());
-            const F normal = r.load(c.normal.data());
-            const F tangent = r.load(c.tangent.data());
+        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
+            const F nx = r.load(c.normal_x);
+            const F ny = r.load(c.normal_y);
+            const F normal = r.load(c.normal);
+            const F tangent = r.load(c.tangent);
             const F px = normal * nx - tangent * ny;
             const F py = normal * ny + tangent * nx;
             const M all = F(0.0F) == F(0.0F);
-            const bodies_of_run bi = r.gather(v.state, c.circle.data());
-            r.scatter(v.state, c.circle.data(), bi.vx + px, bi.vy + py, all);
+            const bodies_of_run bi = r.gather(v.state, c.circle);
+            r.scatter(v.state, c.circle, bi.vx + px, bi.vy + py, all);
         });
     }
 
@@ -275,18 +278,18 @@ struct solver_simd {
         return negate<Arch>(mass_scale) * (vn + bias) - impulse_scale * total;
     }
 
-    static void solve_pairs(const bodies& v, contacts& c, std::size_t begin, std::size_t end,
+    static void solve_pairs(const bodies& v, const contacts& c, std::size_t begin, std::size_t end,
                             const detail::solve_parameters& p) {
-        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
-            const std::uint32_t* a = c.a.data();
-            const std::uint32_t* b = c.b.data();
-            const F nx = r.load(c.normal_x.data());
-            const F ny = r.load(c.normal_y.data());
-            const F wa = r.load(c.wa.data());
-            const F wb = r.load(c.wb.data());
+        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
+            const std::uint32_t* a = c.a;
+            const std::uint32_t* b = c.b;
+            const F nx = r.load(c.normal_x);
+            const F ny = r.load(c.normal_y);
+            const F wa = r.load(c.wa);
+            const F wb = r.load(c.wb);
             const bodies_of_run ba = r.gather(v.state, a);
             const bodies_of_run bb = r.gather(v.state, b);
-            const F s = r.load(c.base.data()) + ((bb.dx - ba.dx) * nx + (bb.dy - ba.dy) * ny);
+            const F s = r.load(c.base) + ((bb.dx - ba.dx) * nx + (bb.dy - ba.dy) * ny);
             F vax = ba.vx;
             F vay = ba.vy;
             F vbx = bb.vx;
@@ -297,55 +300,54 @@ struct solver_simd {
             const F soft_mass = pick<Arch>(fixed, F(p.fixed.mass_scale), F(p.moving.mass_scale));
             const F soft_impulse =
                 pick<Arch>(fixed, F(p.fixed.impulse_scale), F(p.moving.impulse_scale));
-            const F total = r.load(c.normal.data());
+            const F total = r.load(c.normal);
             const F normal = max_ps<Arch>(
                 total + normal_change(s, vn, total, rate, soft_mass, soft_impulse, p), F(0.0F));
-            r.store(c.normal.data(), normal);
-            r.store(c.max_normal.data(), max_ps<Arch>(r.load(c.max_normal.data()), normal));
+            r.store(c.normal, normal);
+            r.store(c.max_normal, max_ps<Arch>(r.load(c.max_normal), normal));
             const F dn = normal - total;
             apply_pair(wa, wb, dn * nx, dn * ny, vax, vay, vbx, vby);
             const F vt = (vbx - vax) * negate<Arch>(ny) + (vby - vay) * nx;
             const F limit = F(p.friction) * normal;
-            const F old_tangent = r.load(c.tangent.data());
+            const F old_tangent = r.load(c.tangent);
             const F tangent =
                 max_ps<Arch>(negate<Arch>(limit), min_ps<Arch>(old_tangent - vt, limit));
             const F dt = tangent - old_tangent;
-            r.store(c.tangent.data(), tangent);
+            r.store(c.tangent, tangent);
             apply_pair(wa, wb, dt * negate<Arch>(ny), dt * nx, vax, vay, vbx, vby);
             scatter_pair(v, c, r, wa, wb, vax, vay, vbx, vby);
         });
     }
 
-    static void solve_boxes(const bodies& v, box_contacts& c, std::size_t begin, std::size_t end,
-                            const detail::solve_parameters& p) {
-        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
-            const std::uint32_t* i = c.circle.data();
-            const F nx = r.load(c.normal_x.data());
-            const F ny = r.load(c.normal_y.data());
-            const F box_normal = r.load(c.box_normal.data());
+    static void solve_boxes(const bodies& v, const box_contacts& c, std::size_t begin,
+                            std::size_t end, const detail::solve_parameters& p) {
+        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
+            const std::uint32_t* i = c.circle;
+            const F nx = r.load(c.normal_x);
+            const F ny = r.load(c.normal_y);
+            const F box_normal = r.load(c.box_normal);
             const bodies_of_run bi = r.gather(v.state, i);
-            const F s =
-                r.load(c.base.data()) + (bi.dx * nx + bi.dy * ny) - F(p.elapsed) * box_normal;
+            const F s = r.load(c.base) + (bi.dx * nx + bi.dy * ny) - F(p.elapsed) * box_normal;
             F vx = bi.vx;
             F vy = bi.vy;
             const F vn = (vx * nx + vy * ny) - box_normal;
-            const F total = r.load(c.normal.data());
+            const F total = r.load(c.normal);
             const F normal = max_ps<Arch>(total + normal_change(s, vn, total, F(p.fixed.bias_rate),
                                                                 F(p.fixed.mass_scale),
                                                                 F(p.fixed.impulse_scale), p),
                                           F(0.0F));
-            r.store(c.normal.data(), normal);
-            r.store(c.max_normal.data(), max_ps<Arch>(r.load(c.max_normal.data()), normal));
+            r.store(c.normal, normal);
+            r.store(c.max_normal, max_ps<Arch>(r.load(c.max_normal), normal));
             const F dn = normal - total;
             vx = vx + dn * nx;
             vy = vy + dn * ny;
-            const F vt = (vx * negate<Arch>(ny) + vy * nx) - r.load(c.box_tangent.data());
+            const F vt = (vx * negate<Arch>(ny) + vy * nx) - r.load(c.box_tangent);
             const F limit = F(p.friction) * normal;
-            const F old_tangent = r.load(c.tangent.data());
+            const F old_tangent = r.load(c.tangent);
             const F tangent =
                 max_ps<Arch>(negate<Arch>(limit), min_ps<Arch>(old_tangent - vt, limit));
             const F dt = tangent - old_tangent;
-            r.store(c.tangent.data(), tangent);
+            r.store(c.tangent, tangent);
             vx = vx + dt * negate<Arch>(ny);
             vy = vy + dt * nx;
             const M all = F(0.0F) == F(0.0F);
@@ -355,25 +357,29 @@ struct solver_simd {
 
     // Reference restitution_pairs' test: which lanes bounce.
     [[gnu::always_inline]] static M bounces(const run& r, const F& approach,
-                                            const aligned_floats& max_normal,
+                                            const float* max_normal,
                                             const detail::restitution_parameters& p) {
-        return !((approach > F(-p.threshold)) | (r.load(max_normal.data()) == F(0.0F)));
+        const M quiet = (approach > F(-p.threshold)) | (r.load(max_normal) == F(0.0F));
+        // Not as xor with all lanes: xsimd's operator! compares as integers, which on AVX2
+        // goes through SSE4.2 helpers that an SSE2 object could then share.
+        const M all = F(0.0F) == F(0.0F);
+        return quiet ^ all;
     }
 
-    static void restitution_pairs(const bodies& v, contacts& c, std::size_t begin, std::size_t end,
-                                  const detail::restitution_parameters& p) {
-        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
-            const std::uint32_t* a = c.a.data();
-            const std::uint32_t* b = c.b.data();
-            const F approach = r.load(c.approach.data());
+    static void restitution_pairs(const bodies& v, const contacts& c, std::size_t begin,
+                                  std::size_t end, const detail::restitution_parameters& p) {
+        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
+            const std::uint32_t* a = c.a;
+            const std::uint32_t* b = c.b;
+            const F approach = r.load(c.approach);
             const M bounce = bounces(r, approach, c.max_normal, p);
             if (!xsimd::any(bounce)) {
                 return;
             }
-            const F nx = r.load(c.normal_x.data());
-            const F ny = r.load(c.normal_y.data());
-            const F wa = r.load(c.wa.data());
-            const F wb = r.load(c.wb.data());
+            const F nx = r.load(c.normal_x);
+            const F ny = r.load(c.normal_y);
+            const F wa = r.load(c.wa);
+            const F wb = r.load(c.wb);
             const bodies_of_run ba = r.gather(v.state, a);
             const bodies_of_run bb = r.gather(v.state, b);
             F vax = ba.vx;
@@ -381,10 +387,10 @@ struct solver_simd {
             F vbx = bb.vx;
             F vby = bb.vy;
             const F vn = (vbx - vax) * nx + (vby - vay) * ny;
-            const F total = r.load(c.normal.data());
+            const F total = r.load(c.normal);
             const F normal = pick<Arch>(
                 bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)), total);
-            r.store(c.normal.data(), normal);
+            r.store(c.normal, normal);
             const F dn = normal - total;
             apply_pair(wa, wb, dn * nx, dn * ny, vax, vay, vbx, vby);
             const M a_moves = (wa > F(0.0F)) & bounce;
@@ -394,25 +400,25 @@ struct solver_simd {
         });
     }
 
-    static void restitution_boxes(const bodies& v, box_contacts& c, std::size_t begin,
+    static void restitution_boxes(const bodies& v, const box_contacts& c, std::size_t begin,
                                   std::size_t end, const detail::restitution_parameters& p) {
-        for_each_run(begin, end, c.colour_start[c.colours() - 1], [&](const run& r) {
-            const std::uint32_t* i = c.circle.data();
-            const F approach = r.load(c.approach.data());
+        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
+            const std::uint32_t* i = c.circle;
+            const F approach = r.load(c.approach);
             const M bounce = bounces(r, approach, c.max_normal, p);
             if (!xsimd::any(bounce)) {
                 return;
             }
-            const F nx = r.load(c.normal_x.data());
-            const F ny = r.load(c.normal_y.data());
+            const F nx = r.load(c.normal_x);
+            const F ny = r.load(c.normal_y);
             const bodies_of_run bi = r.gather(v.state, i);
             const F vx = bi.vx;
             const F vy = bi.vy;
-            const F vn = (vx * nx + vy * ny) - r.load(c.box_normal.data());
-            const F total = r.load(c.normal.data());
+            const F vn = (vx * nx + vy * ny) - r.load(c.box_normal);
+            const F total = r.load(c.normal);
             const F normal = pick<Arch>(
                 bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)), total);
-            r.store(c.normal.data(), normal);
+            r.store(c.normal, normal);
             const F dn = normal - total;
             r.scatter(v.state, i, vx + dn * nx, vy + dn * ny, bounce);
         });
