@@ -56,13 +56,13 @@ struct world_options {
     int substeps = 4;         ///< 1 to max_rounds: substeps per step
     float restitution = 0.0F; ///< in [0, 1], for every contact
     float friction = 0.2F;    ///< >= 0, Coulomb coefficient for every contact
-    /// > 0, 1 / time (hertz), or infinity: how stiff a contact is, taken at most a third of
-    /// the substep rate, 1 / (3 h) (80 with the default 4 substeps at dt = 1/60, 160 with
-    /// 8); contacts with a box or a static circle take twice that. A resting contact that
-    /// carries a load sinks by about load / (m omega^2), omega = 2 pi hertz and m the pair's
-    /// reduced mass: stiffer contacts let a deep pile sink less into itself. A stiffness
-    /// that changes with dt (infinity, or dt past where the bound bites) makes a resting
-    /// pile rise or sink when dt changes.
+    /// > 0, 1 / time (hertz), or infinity: how stiff a contact is, taken at most 0.45 of the
+    /// substep rate, 0.45 / h (a third with relax_iterations = 1): the default 80 holds with
+    /// 4 substeps for dt up to 1/45. Contacts with a box or a static circle take twice that.
+    /// A resting contact that carries a load sinks by about load / (m omega^2), omega = 2 pi
+    /// hertz and m the pair's reduced mass: stiffer contacts let a deep pile sink less into
+    /// itself. A stiffness that changes with dt (infinity, or dt past where the bound bites)
+    /// makes a resting pile rise or sink when dt changes.
     float contact_hertz = 80.0F;
     /// >= 0 and finite, unitless: the damping ratio of a contact (1: critical). Tall
     /// columns ring unless it is high (docs/world-design.md, "Deep piles").

@@ -166,9 +166,10 @@ void detail::world_state::solve_step(float dt, const detail::kernel_table& kerne
 
     prepare_contacts(h);
     const detail::solver_bodies bodies{bodies_.data()};
-    // At most a third of the substep rate (twice that with a box or static circle): stiffer,
-    // a resting column of moving circles rings (docs/world-design.md, "Soft contacts").
-    const float most = 1.0F / (3.0F * h);
+    // At most 0.45 of the substep rate with two relax passes or more, a third with one (twice
+    // that with a box or static circle): stiffer, a resting column of moving circles rings
+    // (docs/world-design.md, "Soft contacts").
+    const float most = (options_.relax_iterations == 1 ? 1.0F / 3.0F : 0.45F) / h;
     const float hertz = std::min(options_.contact_hertz, most);
     detail::solve_parameters solve{};
     solve.inverse_h = 1.0F / h;
