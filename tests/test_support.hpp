@@ -368,20 +368,6 @@ void expect_long_contacts_match(std::size_t n, Reference reference, Simd simd) {
     EXPECT_EQ(::simdcollide::testing::bits(a), ::simdcollide::testing::bits(b))                    \
         << what << "[" << (i) << "]: " << (a) << " vs " << (b)
 
-/// Touch records (the world's phases 2 and 3, kernel_table.hpp) field by field, bits and
-/// all; k names the record in a failure.
-inline void expect_same_touch(const detail::world_touch& got, const detail::world_touch& want,
-                              std::size_t k) {
-    EXPECT_EQ(got.a, want.a) << k;
-    EXPECT_EQ(got.b, want.b) << k;
-    EXPECT_SAME_BITS(got.normal_x, want.normal_x, "normal_x", k);
-    EXPECT_SAME_BITS(got.normal_y, want.normal_y, "normal_y", k);
-    EXPECT_SAME_BITS(got.weight_a, want.weight_a, "weight_a", k);
-    EXPECT_SAME_BITS(got.weight_b, want.weight_b, "weight_b", k);
-    EXPECT_SAME_BITS(got.target, want.target, "target", k);
-    EXPECT_SAME_BITS(got.corrected_limit, want.corrected_limit, "limit", k);
-}
-
 // The same pairs in the same order, and the same group ends.
 inline void expect_same_grouping(const pair_groups& got, std::span<const circle_pair> want_pairs,
                                  std::span<const std::uint32_t> want_ends) {

@@ -88,8 +88,7 @@ void separate_blocks_with(const detail::kernel_table& t, particles_view c,
         const pair_groups& groups = part.grouper.groups();
         t.world.separate_in_order(detail::circles_of(c, {part.first, part.end}),
                                   groups.pairs().data(), groups.ends().data(), groups.ends().size(),
-                                  mode, rounds, nullptr, nullptr,
-                                  scratch + 4 * std::size_t{part.first});
+                                  mode, rounds, scratch + 4 * std::size_t{part.first});
     };
     detail::in_waves(tasks, schedule,
                      [&](const detail::pair_part& part, std::size_t) { separate(part); });

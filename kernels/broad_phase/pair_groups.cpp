@@ -207,7 +207,7 @@ void separate_in_order_with(const detail::kernel_table& t, particles_view c,
                             const pair_groups& groups, separation_weighting mode, int rounds,
                             separation_workspace& workspace) {
     detail::require_in_order_arguments(c, groups.circle_count(), rounds);
-    detail::separate_in_order_unchecked(t, c, groups, mode, rounds, nullptr, nullptr, workspace);
+    detail::separate_in_order_unchecked(t, c, groups, mode, rounds, workspace);
 }
 
 } // namespace

@@ -185,25 +185,11 @@ void require_in_order_arguments(particles_view c, std::size_t circle_count, int 
                   in_place::refused);
 }
 
-std::size_t separate_in_order_unchecked(const kernel_table& t, particles_view c,
-                                        const pair_groups& groups, separation_weighting mode,
-                                        int rounds, const touch_recording* record,
-                                        const move_hold* hold, separation_workspace& workspace) {
-    return t.world.separate_in_order(c, groups.pairs().data(), groups.ends().data(),
-                                     groups.ends().size(), mode, rounds, record, hold,
-                                     scratch_of(workspace, (record != nullptr ? 8 : 4) * c.count));
-}
-
-void respond_unchecked(const kernel_table& t, particles_view c,
-                       std::span<const world_touch> touches, float friction,
-                       separation_workspace& workspace) {
-    t.world.respond_pairs(c, touches.data(), touches.size(), friction,
-                          scratch_of(workspace, 2 * c.count));
-}
-
-void gain_and_respond_unchecked(const kernel_table& t, particles_view c, const velocity_update& u,
-                                separation_workspace& workspace) {
-    t.world.gain_and_respond(c, u, scratch_of(workspace, 2 * c.count));
+void separate_in_order_unchecked(const kernel_table& t, particles_view c, const pair_groups& groups,
+                                 separation_weighting mode, int rounds,
+                                 separation_workspace& workspace) {
+    t.world.separate_in_order(c, groups.pairs().data(), groups.ends().data(), groups.ends().size(),
+                              mode, rounds, scratch_of(workspace, 4 * c.count));
 }
 
 std::size_t separate_unchecked(const kernel_table& t, particles_view c,

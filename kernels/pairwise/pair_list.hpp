@@ -35,27 +35,10 @@ float* scratch_of(separation_workspace& workspace, std::size_t floats);
 /// and y share memory with no other array. Throws std::invalid_argument otherwise.
 void require_in_order_arguments(particles_view circles, std::size_t circle_count, int rounds);
 
-/// The world's phase 3 (kernel_table.hpp, world_kernels_table::separate_in_order) on table
+/// separate_in_order (kernel_table.hpp, world_kernels_table::separate_in_order) on table
 /// `t`, unchecked: every index below circles.count, a != b, groups as pair_groups makes them.
-/// `record`: null, or where the first round records the pairs in contact for phase 6 (room
-/// for every pair); returns how many it recorded. `hold`: null, or the hold to apply after
-/// the rounds.
-std::size_t separate_in_order_unchecked(const kernel_table& t, particles_view circles,
-                                        const pair_groups& groups, separation_weighting mode,
-                                        int rounds, const touch_recording* record,
-                                        const move_hold* hold, separation_workspace& workspace);
-
-/// Phase 6 for circle pairs alone (kernel_table.hpp, world_kernels_table::respond_pairs) on
-/// table `t`, unchecked: every index below circles.count, a != b. The world runs it inside
-/// gain_and_respond_unchecked; the fuzzer calls this one.
-void respond_unchecked(const kernel_table& t, particles_view circles,
-                       std::span<const world_touch> touches, float friction,
-                       separation_workspace& workspace);
-
-/// The world's phases 5 and 6 in a single velocity pass (kernel_table.hpp,
-/// world_kernels_table::gain_and_respond) on table `t`, unchecked: every index below
-/// circles.count, a != b in each pair touch.
-void gain_and_respond_unchecked(const kernel_table& t, particles_view circles,
-                                const velocity_update& u, separation_workspace& workspace);
+void separate_in_order_unchecked(const kernel_table& t, particles_view circles,
+                                 const pair_groups& groups, separation_weighting mode, int rounds,
+                                 separation_workspace& workspace);
 
 } // namespace simdcollide::detail

@@ -8,8 +8,8 @@
 // and what phases 2 and 4 add to a kinematic box's touches.
 #include "world/world_state.hpp"
 
-#include "pairwise/world_records.hpp"
 #include "world/world_errors.hpp"
+#include "world/world_reference.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,16 +20,9 @@
 #include <string>
 
 namespace simdcollide {
-namespace detail::world_kinematic_impl {
-// minmax.inl first: the others use it.
-#include "pairwise/reference/minmax.inl"
-
-#include "pairwise/reference/circle_aabb.inl"
-} // namespace detail::world_kinematic_impl
-
 namespace {
 
-namespace math = detail::world_kinematic_impl;
+namespace math = detail::world_impl;
 using detail::number;
 using detail::refuse;
 

@@ -1,13 +1,9 @@
-// The scalar reference's formulas (kernels/pairwise/reference/*.inl) for the world's own code, in
-// namespace detail::world_impl: the box contacts of the lists, the impulses of the passes
-// after the first.
+// The scalar reference's formulas (kernels/pairwise/reference/*.inl) that the world's own
+// code uses, in namespace detail::world_impl: the circle-AABB distance and contact of the
+// lists and of the kinematic boxes' sweeps.
 #pragma once
 
-#include <simdcollide/world.hpp>
-
-#include "pairwise/world_records.hpp"
-
-#include "pairwise/kernel_table.hpp"
+#include <simdcollide/shapes.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -17,12 +13,8 @@
 #endif
 
 namespace simdcollide::detail::world_impl {
-// minmax.inl first: the others use it.
+// minmax.inl first: circle_aabb.inl uses it.
 #include "pairwise/reference/minmax.inl"
-#include "pairwise/reference/weights.inl"
 
 #include "pairwise/reference/circle_aabb.inl"
-#include "pairwise/reference/circle_circle.inl"
-#include "pairwise/reference/response.inl"
-#include "pairwise/reference/world.inl"
 } // namespace simdcollide::detail::world_impl

@@ -1,4 +1,4 @@
-// Separation in order over grouped pairs (pair_groups.hpp), the particle world's phase 3:
+// Separation in order over grouped pairs (pair_groups.hpp):
 // the grouping's promises (a permutation of the list; no group with a shared circle; chunk
 // and colour limits; the same groups from the same list), SIMD against the reference bit
 // for bit on every instruction set, the reference's physics, and bad input.
@@ -349,45 +349,6 @@ TEST(separate_in_order, a_pair_ends_touching_and_keeps_its_centre_of_inverse_mas
     EXPECT_FLOAT_EQ(x[3], 6.0F);
 }
 
-// The world's record (kernel_table.hpp, separate_in_order's touch_recording), worked out by
-// hand: circles 0 (static), 1 and 2 of radius 0.5 in a row. Pair (0, 1) overlaps by 0.1;
-// (1, 2) is 0.05 apart until separating (0, 1) pushes circle 1 into circle 2 by 0.05. Its
-// contact is recorded as the round reaches it, from where (0, 1) left circle 1: the
-// contacts of both pairs, in list order, before each is separated; a later round records
-// nothing more. (With friction 1 and 1 / h = 1 a touch's corrected limit is depth / W, W
-// the sum of its weights.)
-TEST(separate_in_order, records_each_pair_in_contact_when_its_turn_comes) {
-    std::vector<float> x = {0.0F, 0.9F, 1.95F}, y(3, 0.0F), r(3, 0.5F), w = {0.0F, 1.0F, 1.0F};
-    std::vector<float> vx = {0.0F, 0.0F, -2.0F}, vy(3, 0.0F);
-    const std::vector<circle_pair> list = {{0, 1}, {1, 2}};
-    pair_grouper grouper;
-    const pair_groups& groups = grouper.group(list, 3);
-    ASSERT_EQ(groups.ends().size(), 2U); // (0, 1), then (1, 2): they share circle 1
-    std::vector<detail::world_touch> touches(2);
-    const detail::touch_recording record{{0.5F, 1.0F, 1.0F}, touches.data()};
-    const std::size_t recorded = detail::reference_table().world.separate_in_order(
-        {x.data(), y.data(), r.data(), w.data(), vx.data(), vy.data(), 3}, groups.pairs().data(),
-        groups.ends().data(), groups.ends().size(), separation_weighting::inverse_mass, 2, &record,
-        nullptr, nullptr);
-    ASSERT_EQ(recorded, 2U);
-    EXPECT_EQ(touches[0].a, 0U);
-    EXPECT_EQ(touches[0].b, 1U);
-    EXPECT_EQ(touches[0].normal_x, 1.0F);
-    EXPECT_EQ(touches[0].weight_a, 0.0F); // static
-    EXPECT_EQ(touches[0].weight_b, 1.0F);
-    EXPECT_NEAR(touches[0].corrected_limit, 0.1F, 1e-6F); // depth 0.1
-    EXPECT_EQ(touches[0].target, 0.0F);                   // not approaching
-    EXPECT_EQ(touches[1].a, 1U);
-    EXPECT_EQ(touches[1].b, 2U);
-    EXPECT_EQ(touches[1].weight_a + touches[1].weight_b, 2.0F);
-    EXPECT_NEAR(touches[1].corrected_limit, 0.025F, 1e-6F); // depth 0.05, from x[1] = 1
-    EXPECT_EQ(touches[1].target, 1.0F);                     // e * 2: approaching at 2
-    // Round 1 leaves circle 1 at 1 - 0.025; round 2 pushes it back to 1, and (1, 2), now
-    // overlapping by 0.025, parts with circle 1 at 1 - 0.0125, ending touching.
-    EXPECT_NEAR(x[1], 0.9875F, 1e-6F);
-    EXPECT_NEAR(x[2] - x[1], 1.0F, 1e-6F);
-}
-
 // The stability scene for this design: a column of ten circles resting on a static
 // one, 1000 passes; nothing explodes or drifts sideways, and the column ends resolved.
 TEST(separate_in_order, a_resting_column_stays_put_over_1000_passes) {
@@ -422,14 +383,11 @@ class separate_in_order_simd : public ::testing::TestWithParam<isa> {};
 // Bit for bit against the reference in every weighting, over several rounds: piles of
 // lengths around the lane counts (groups of 1 to W + 1 pairs and longer), offset views,
 // static circles, coincident centres, a zero radius; random lists where most groups hold
-// one or two pairs; through the table and the public call; unshifted, recording the pairs
-// in contact for phase 6 in the first round as the world does (the same touches); without
-// and with the world's hold after the rounds.
+// one or two pairs; through the table and the public call.
 TEST_P(separate_in_order_simd, matches_reference_bit_for_bit) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const auto& ref = detail::reference_table();
-    std::size_t held_back = 0; // circles the hold moved
-    std::size_t touched = 0;   // touches recorded
+    std::size_t moved = 0;
     for (const separation_weighting mode :
          {separation_weighting::inverse_mass, separation_weighting::equal,
           separation_weighting::by_radius}) {
@@ -449,94 +407,49 @@ TEST_P(separate_in_order_simd, matches_reference_bit_for_bit) {
                         }
                     }
                 }
+                const std::vector<float> start_x = want.x;
                 packed_pile got = want;
                 pair_grouper grouper;
                 const pair_groups& groups = grouper.group(want.pairs, n);
-                separation_workspace ws_want, ws_got;
-                // recorded: the first round records the pairs in contact, as the world's
-                // phase 3 does for phase 6 (touch_recording).
-                // held: with the world's hold after the rounds, from where the circles
-                // started, to 2% of their radii (most moves are longer; some are not).
-                const particles_view start = want.view();
-                const std::vector<float> moved_x(start.x, start.x + start.count);
-                const std::vector<float> moved_y(start.y, start.y + start.count);
-                const detail::move_hold hold{moved_x.data(), moved_y.data(), 0.02F};
-                const bool recorded = shift == 0;
-                const auto run = [&](const detail::kernel_table& t, packed_pile& p,
-                                     separation_workspace& ws, bool held,
-                                     std::vector<detail::world_touch>& touches) {
-                    ws.scratch.resize(8 * n + 4);
-                    touches.assign(groups.pairs().size(), {});
-                    const detail::touch_recording record{
-                        detail::touch_parameters{0.0F, 0.3F, 60.0F}, touches.data()};
-                    touches.resize(t.world.separate_in_order(
-                        p.view(), groups.pairs().data(), groups.ends().data(), groups.ends().size(),
-                        mode, 3, recorded ? &record : nullptr, held ? &hold : nullptr,
-                        ws.scratch.data()));
+                const auto run = [&](const detail::kernel_table& t, packed_pile& p) {
+                    std::vector<float> scratch(4 * n + 4);
+                    t.world.separate_in_order(p.view(), groups.pairs().data(), groups.ends().data(),
+                                              groups.ends().size(), mode, 3, scratch.data());
                 };
-                std::vector<float> unheld_x;
-                for (const bool held : {false, true}) {
-                    packed_pile want_now = want;
-                    packed_pile got_now = got;
-                    std::vector<detail::world_touch> want_touches, got_touches;
-                    run(ref, want_now, ws_want, held, want_touches);
-                    run(table, got_now, ws_got, held, got_touches);
-                    ASSERT_EQ(got_touches.size(), want_touches.size());
-                    for (std::size_t k = 0; k < want_touches.size(); ++k) {
-                        expect_same_touch(got_touches[k], want_touches[k], k);
-                    }
-                    touched += want_touches.size();
-                    if (!held) {
-                        unheld_x = want_now.x;
-                    }
-                    for (std::size_t i = 0; i < want.x.size(); ++i) {
-                        held_back += held && bits(want_now.x[i]) != bits(unheld_x[i]) ? 1 : 0;
-                        EXPECT_SAME_BITS(got_now.x[i], want_now.x[i], "x", i) << " held=" << held;
-                        EXPECT_SAME_BITS(got_now.y[i], want_now.y[i], "y", i) << " held=" << held;
-                        EXPECT_SAME_BITS(got_now.r[i], want_now.r[i], "radius", i);
-                    }
+                run(ref, want);
+                run(table, got);
+                for (std::size_t i = 0; i < want.x.size(); ++i) {
+                    moved += bits(want.x[i]) != bits(start_x[i]) ? 1 : 0;
+                    EXPECT_SAME_BITS(got.x[i], want.x[i], "x", i);
+                    EXPECT_SAME_BITS(got.y[i], want.y[i], "y", i);
+                    EXPECT_SAME_BITS(got.r[i], want.r[i], "radius", i);
                 }
             }
         }
     }
-    EXPECT_GT(held_back, 1000U); // the hold does hold
-    EXPECT_GT(touched, 1000U);   // and pairs were recorded
+    EXPECT_GT(moved, 1000U); // the piles were separated
 }
 
 // Past 2^18 pairs the SIMD loop fetches the second circles of the pairs ahead
-// (kernels/pairwise/simd/world_separation.hpp, prefetch_pairs_from): the same bits and the same
-// touches recorded (restitution 0.5: the velocities gathered too), up to the list's last pair.
+// (kernels/pairwise/simd/separate_in_order.hpp, prefetch_pairs_from): the same bits, up to
+// the list's last pair.
 TEST_P(separate_in_order_simd, matches_reference_on_a_list_long_enough_to_fetch_ahead) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     const std::size_t n = 70000; // four pairs a circle
     packed_pile want(n, 5, 0);
     ASSERT_GT(want.pairs.size(), std::size_t{1} << 18);
-    for (std::size_t i = 0; i < n; ++i) { // approaching and parting pairs
-        want.vx[i] = 0.25F * static_cast<float>(i % 7) - 0.75F;
-        want.vy[i] = 0.25F * static_cast<float>(i % 5) - 0.5F;
-    }
     packed_pile got = want;
     pair_grouper grouper;
     const pair_groups& groups = grouper.group(want.pairs, n);
-    const auto run = [&](const detail::kernel_table& t, packed_pile& p,
-                         std::vector<detail::world_touch>& touches) {
-        std::vector<float> scratch(8 * n + 4);
-        touches.assign(groups.pairs().size(), {});
-        const detail::touch_recording record{detail::touch_parameters{0.5F, 0.3F, 60.0F},
-                                             touches.data()};
-        touches.resize(t.world.separate_in_order(
-            p.view(), groups.pairs().data(), groups.ends().data(), groups.ends().size(),
-            separation_weighting::inverse_mass, 2, &record, nullptr, scratch.data()));
+    const auto run = [&](const detail::kernel_table& t, packed_pile& p) {
+        std::vector<float> scratch(4 * n + 4);
+        t.world.separate_in_order(p.view(), groups.pairs().data(), groups.ends().data(),
+                                  groups.ends().size(), separation_weighting::inverse_mass, 2,
+                                  scratch.data());
     };
     const std::vector<float> start_x = want.x;
-    std::vector<detail::world_touch> want_touches, got_touches;
-    run(detail::reference_table(), want, want_touches);
-    run(table, got, got_touches);
-    ASSERT_EQ(got_touches.size(), want_touches.size());
-    EXPECT_GT(want_touches.size(), n / 2);
-    for (std::size_t k = 0; k < want_touches.size(); ++k) {
-        expect_same_touch(got_touches[k], want_touches[k], k);
-    }
+    run(detail::reference_table(), want);
+    run(table, got);
     std::size_t moved = 0;
     for (std::size_t i = 0; i < n; ++i) {
         EXPECT_SAME_BITS(got.x[i], want.x[i], "x", i);

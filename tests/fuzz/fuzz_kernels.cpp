@@ -94,8 +94,6 @@ struct scene {
         point_y, // contacts, in or out
         out0,
         out1, // closest point, distance squared
-        moved_x,
-        moved_y, // the world's integration
         count_of_fields
     };
 
@@ -134,8 +132,6 @@ struct input {
     float margin = 0.0F;
     aabb box{};
     response_parameters response{};
-    detail::touch_parameters touch{};
-    float gravity_h_x = 0.0F, gravity_h_y = 0.0F, h = 0.0F, inverse_h = 0.0F, cap = 0.0F;
 };
 
 input decode(const std::uint8_t* data, std::size_t size) {
@@ -149,12 +145,6 @@ input decode(const std::uint8_t* data, std::size_t size) {
     // corpus mean other inputs to another compiler.
     in.box = aabb{r.value(), r.value(), r.value(), r.value()};
     in.response = {r.value(), r.value()};
-    in.touch = {r.value(), r.value(), r.value()};
-    in.gravity_h_x = r.value();
-    in.gravity_h_y = r.value();
-    in.h = r.value();
-    in.inverse_h = r.value();
-    in.cap = r.value();
     const std::size_t pair_count = in.n == 0 ? 0 : r.byte() % 64U;
     for (std::size_t k = 0; k < pair_count; ++k) {
         const auto a = static_cast<std::uint32_t>(r.byte() % in.n);
@@ -172,10 +162,6 @@ input decode(const std::uint8_t* data, std::size_t size) {
             in.values[k * in.n + i] = r.value();
         }
     }
-    // Read last, so that inputs saved before shock propagation keep their meaning above.
-    in.touch.down_x = r.value();
-    in.touch.down_y = r.value();
-    in.touch.shock_propagation = r.fraction_of(1.0F);
     return in;
 }
 
@@ -212,23 +198,6 @@ void compare_count(std::string_view isa, const char* kernel, std::size_t want, s
     if (want != got) {
         mismatch(isa, std::string(kernel) + ": returned " + std::to_string(got) + ", not " +
                           std::to_string(want));
-    }
-}
-
-// The first `count` touches folded into field out1 so that compare() sees them: element i
-// becomes the bits of touches i, i + n, ..., summed as integers (any difference shows).
-void fold_touches(scene& s, const std::vector<detail::world_touch>& touches, std::size_t count) {
-    for (std::size_t i = 0; i < s.n; ++i) {
-        std::uint32_t sum = 0;
-        for (std::size_t q = i; q < count; q += s.n) {
-            const detail::world_touch& w = touches[q];
-            sum = sum * 31U + w.a * 7U + w.b;
-            for (const float v :
-                 {w.normal_x, w.normal_y, w.weight_a, w.weight_b, w.target, w.corrected_limit}) {
-                sum = sum * 31U + canonical_bits(v);
-            }
-        }
-        s.p(scene::out1)[i] = std::bit_cast<float>(sum & 0x3FFFFFFFU); // never a NaN
     }
 }
 
@@ -330,38 +299,13 @@ void check_circle_circle(const input& in, const detail::kernel_table& t) {
             return detail::separate_unchecked(k, s.a_particles(), in.distinct_pairs, mode,
                                               workspace);
         });
-        // The world's phase 3: the same pairs grouped (the same groups for every ISA), two
-        // rounds in order.
+        // Separation in order: the same pairs grouped (the same groups for every ISA), two
+        // rounds.
         check(in, t, "separate_in_order", [&](const detail::kernel_table& k, scene& s) {
             pair_grouper grouper;
             separation_workspace workspace;
-            detail::separate_in_order_unchecked(k, s.a_particles(),
-                                                grouper.group(in.distinct_pairs, s.n), mode, 2,
-                                                nullptr, nullptr, workspace);
-            return in.distinct_pairs.size();
-        });
-        // And recording the pairs in contact in the first round, as the world's phase 3 does
-        // for phase 6 (folded into out1 as fold_touches does).
-        check(in, t, "separate_in_order, recording", [&](const detail::kernel_table& k, scene& s) {
-            pair_grouper grouper;
-            separation_workspace workspace;
-            std::vector<detail::world_touch> touches(in.distinct_pairs.size());
-            const detail::touch_recording record{in.touch, touches.data()};
-            const std::size_t count = detail::separate_in_order_unchecked(
-                k, s.a_particles(), grouper.group(in.distinct_pairs, s.n), mode, 2, &record,
-                nullptr, workspace);
-            fold_touches(s, touches, count);
-            return count;
-        });
-        // And with phase 3's hold after the rounds (the fraction from the cap's bits: any
-        // float, as in the hold alone).
-        check(in, t, "separate_in_order, held", [&](const detail::kernel_table& k, scene& s) {
-            pair_grouper grouper;
-            separation_workspace workspace;
-            const detail::move_hold hold{s.p(scene::moved_x), s.p(scene::moved_y), in.cap};
-            detail::separate_in_order_unchecked(k, s.a_particles(),
-                                                grouper.group(in.distinct_pairs, s.n), mode, 2,
-                                                nullptr, &hold, workspace);
+            detail::separate_in_order_unchecked(
+                k, s.a_particles(), grouper.group(in.distinct_pairs, s.n), mode, 2, workspace);
             return in.distinct_pairs.size();
         });
     }
@@ -406,54 +350,9 @@ void check_response_and_world(const input& in, const detail::kernel_table& t) {
         return k.response.circle_circle(s.a_particles(), s.b_particles(), s.contacts_in(),
                                         in.response);
     });
-    check(in, t, "world integrate", [&](const detail::kernel_table& k, scene& s) {
-        k.world.integrate(s.a_particles(), in.gravity_h_x, in.gravity_h_y, in.h,
-                          s.p(scene::moved_x), s.p(scene::moved_y));
-        return std::size_t{0};
-    });
-    check(in, t, "world hold_moves", [&](const detail::kernel_table& k, scene& s) {
-        // The fraction from the cap's bits: any float, as the other parameters.
-        k.world.hold_moves(s.a_particles(), s.p(scene::moved_x), s.p(scene::moved_y), in.cap);
-        return std::size_t{0};
-    });
-    check(in, t, "world gain_corrections", [&](const detail::kernel_table& k, scene& s) {
-        k.world.gain_corrections(s.a_particles(), s.p(scene::moved_x), s.p(scene::moved_y),
-                                 in.inverse_h, in.cap);
-        return std::size_t{0};
-    });
-    // Phase 6 on the touches the reference's phase 3 records (the same for every ISA; it
-    // moves the circles, the same for every ISA too), the pairs of a circle with itself left
-    // out (as the grouper requires, and respond_pairs, as in the world).
-    const auto reference_touches = [&](scene& s, separation_workspace& workspace) {
-        pair_grouper grouper;
-        std::vector<detail::world_touch> touches(in.distinct_pairs.size());
-        const detail::touch_recording record{in.touch, touches.data()};
-        touches.resize(detail::separate_in_order_unchecked(
-            detail::reference_table(), s.a_particles(), grouper.group(in.distinct_pairs, s.n),
-            separation_weighting::inverse_mass, 1, &record, nullptr, workspace));
-        return touches;
-    };
-    check(in, t, "world respond_pairs", [&](const detail::kernel_table& k, scene& s) {
-        separation_workspace workspace;
-        const std::vector<detail::world_touch> touches = reference_touches(s, workspace);
-        detail::respond_unchecked(k, s.a_particles(), touches, in.touch.friction, workspace);
-        return touches.size();
-    });
-    // Step 1b's look: the largest squared speed, its bits as the count.
+    // The world's look for fast circles: the largest squared speed, its bits as the count.
     check(in, t, "world fastest", [](const detail::kernel_table& k, scene& s) {
         return std::size_t{std::bit_cast<std::uint32_t>(k.world.fastest(s.a_particles()))};
-    });
-    // Phases 5 and 6 in one pass: the gain, then the first half of those touches read as
-    // box touches (each one's circle b against a static box), then all of them as pairs.
-    check(in, t, "world gain_and_respond", [&](const detail::kernel_table& k, scene& s) {
-        separation_workspace workspace;
-        const std::vector<detail::world_touch> touches = reference_touches(s, workspace);
-        const detail::velocity_update u{
-            s.p(scene::moved_x), s.p(scene::moved_y), in.inverse_h,       in.cap,
-            in.touch.friction,   touches.data(),      touches.size() / 2, touches.data(),
-            touches.size()};
-        detail::gain_and_respond_unchecked(k, s.a_particles(), u, workspace);
-        return touches.size();
     });
 }
 

@@ -15,9 +15,6 @@
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/response.hpp>
 #include <simdcollide/soa.hpp>
-#include <simdcollide/world.hpp>
-
-#include "pairwise/world_records.hpp"
 
 namespace simdcollide::detail::reference_impl {
 // minmax.inl first: the others use it.
@@ -26,6 +23,7 @@ namespace simdcollide::detail::reference_impl {
 
 #include "pairwise/reference/circle_aabb.inl"
 #include "pairwise/reference/circle_circle.inl"
+#include "pairwise/reference/in_order.inl"
 #include "pairwise/reference/response.inl"
 #include "pairwise/reference/swept.inl"
 #include "pairwise/reference/world.inl"
@@ -67,16 +65,8 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::sweep_circle_loop,
         },
         {
-            &reference_impl::substeps_in_bands_loop,
             &reference_impl::separate_in_order_loop,
-            &reference_impl::integrate_loop,
-            &reference_impl::hold_moves_loop,
-            &reference_impl::gain_corrections_loop,
-            &reference_impl::respond_pairs_loop,
-            &reference_impl::gain_and_respond_loop,
             &reference_impl::permute_loop,
-            &reference_impl::box_touches_loop,
-            &reference_impl::push_boxes_loop,
             &reference_impl::fastest_loop,
         },
     };

@@ -8,9 +8,6 @@
 
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/soa.hpp>
-#include <simdcollide/world.hpp>
-
-#include "pairwise/world_records.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -74,9 +71,8 @@ struct circle_circle {
         return c;
     }
 
-    // behaviour.md 1 and 2 for one block. Always inlined: the world's phase 3 calls it once for a
-    // block's separation and its touches (simd/world_separation.hpp), and GCC called it out of line
-    // there.
+    // behaviour.md 1 and 2 for one block. Always inlined: separation in order calls it for
+    // every block (simd/separate_in_order.hpp), and GCC called it out of line there.
     [[gnu::always_inline]] static contact_result contact_of(const F& ax, const F& ay, const F& ar,
                                                             const F& bx, const F& by, const F& br) {
         return contact_from(centre_distance_of(ax, ay, bx, by), ax, ay, ar, br);
@@ -277,9 +273,8 @@ struct circle_circle {
         for_each_pair_round_inlined(pairs, pair_count, std::forward<Body>(body));
     }
 
-    // for_each_pair_round, always inlined into its caller: the world's phase 3
-    // (simd/world_separation.hpp). There GCC called the loop out of line, and the
-    // 10 000-circle step took about 5% longer (965-981 against 921-931 us, the same runs).
+    // for_each_pair_round, always inlined into its caller: separation in order
+    // (simd/separate_in_order.hpp), where GCC called the loop out of line.
     template <class Body>
     [[gnu::always_inline]] static void
     for_each_pair_round_inlined(const circle_pair* pairs, std::size_t pair_count, Body&& body) {
@@ -367,57 +362,6 @@ struct circle_circle {
                             });
         return hits.total();
     }
-
-#if defined(__x86_64__)
-    // AVX: a whole block's world_touch records by an 8 x 8 transpose of the indices (as
-    // float bits) and the six fields, one aligned 32-byte store per lane, each lane at the
-    // current end of the output, which advances past lanes in contact. The indices come in
-    // as the pairs themselves, (a, b) already side by side: the transpose's first step for
-    // them is two lane swaps.
-    // With `swapped`, each record's indices are the pair's the other way round (b, a): the
-    // world's box touches, listed as (circle, box) and recorded as (box, circle).
-    template <bool swapped = false>
-    [[gnu::always_inline]] static void
-    write_transposed(const pair_block& q, const F (&field)[6], std::uint32_t in_contact,
-                     detail::world_touch* touches, std::size_t& count) {
-        static_assert(sizeof(detail::world_touch) == 32 && alignof(detail::world_touch) == 32);
-        static_assert(sizeof(circle_pair) == 8 && offsetof(circle_pair, b) == 4);
-        using wide = typename F::register_type;
-        const auto* pair_bits = reinterpret_cast<const float*>(q.pairs); // bits, never math
-        wide pairs_low = F::load_unaligned(pair_bits);                   // a b of lanes 0 1 | 2 3
-        wide pairs_high = F::load_unaligned(pair_bits + width);          // lanes 4 5 | 6 7
-        if constexpr (swapped) {                                         // b a of each lane
-            pairs_low = _mm256_permute_ps(pairs_low, 0xB1);
-            pairs_high = _mm256_permute_ps(pairs_high, 0xB1);
-        }
-        const auto row = [&](std::size_t r) -> wide { return field[r - 2]; }; // rows 2 to 7
-        // u[j], u[j + 4]: rows 0 to 3, then 4 to 7, of lanes j | j + 4. Rows 0 to 3 as
-        // records::transpose_in_lanes does it, but for its first step on the indices: a b a b of
-        // lanes 0 1 | 4 5, and of lanes 2 3 | 6 7.
-        wide u[8];
-        const wide t0 = _mm256_permute2f128_ps(pairs_low, pairs_high, 0x20);
-        const wide t1 = _mm256_permute2f128_ps(pairs_low, pairs_high, 0x31);
-        const wide t2 = _mm256_unpacklo_ps(row(2), row(3));
-        const wide t3 = _mm256_unpackhi_ps(row(2), row(3));
-        u[0] = _mm256_shuffle_ps(t0, t2, 0x44);
-        u[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
-        u[2] = _mm256_shuffle_ps(t1, t3, 0x44);
-        u[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
-        const typename records<Arch>::fields high =
-            records<Arch>::transpose_in_lanes(row(4), row(5), row(6), row(7));
-        u[4] = high.f0;
-        u[5] = high.f1;
-        u[6] = high.f2;
-        u[7] = high.f3;
-        for (std::size_t j = 0; j < width; ++j) {
-            const wide record = j < 4 ? _mm256_permute2f128_ps(u[j], u[j + 4], 0x20)
-                                      : _mm256_permute2f128_ps(u[j - 4], u[j], 0x31);
-            // An intrinsic store: it may alias anything, the record's fields included.
-            _mm256_store_ps(reinterpret_cast<float*>(touches + count), record);
-            count += (in_contact >> j) & 1U;
-        }
-    }
-#endif
 
     static void store_pair_block(const pair_block& p, std::size_t first, const contacts_view& out,
                                  const contact_result& k, lane_counter<Arch>& hits) {

@@ -8,15 +8,16 @@
 #include "pairwise/simd/circle_circle.hpp"
 #include "pairwise/simd/isa_of.hpp"
 #include "pairwise/simd/response.hpp"
+#include "pairwise/simd/separate_in_order.hpp"
 #include "pairwise/simd/swept.hpp"
-#include "pairwise/simd/world.hpp"
+#include "pairwise/simd/world_circles.hpp"
 #include "pairwise/simd/world_pair_arch.hpp"
 
 namespace simdcollide::detail {
 
 template <class Arch>
 const kernel_table& simd_table() noexcept {
-    using World = simd::world_pair_arch<Arch>; // phases 2, 3 and 6 (AVX2 code on AVX-512)
+    using World = simd::world_pair_arch<Arch>; // separation in order: AVX2 code on AVX-512
     // constexpr: the table is constant-initialised, so no per-ISA file has a dynamic
     // initialiser that could run on a CPU without that instruction set.
     static constexpr kernel_table table{
@@ -52,16 +53,8 @@ const kernel_table& simd_table() noexcept {
             &simd::swept<Arch>::sweep_circle,
         },
         {
-            &simd::world_bands<World>::substeps_in_bands,
-            &simd::world_separation<World>::separate_in_order,
-            &simd::world_circles<Arch>::integrate,
-            &simd::world_circles<Arch>::hold_moves,
-            &simd::world_circles<Arch>::gain_corrections,
-            &simd::world_impulses<World>::respond_pairs,
-            &simd::world_impulses<World>::gain_and_respond,
+            &simd::in_order<World>::separate_in_order,
             &simd::world_circles<Arch>::permute,
-            &simd::world_boxes<World>::box_touches,
-            &simd::world_boxes<World>::push_boxes,
             &simd::world_circles<Arch>::fastest,
         },
     };

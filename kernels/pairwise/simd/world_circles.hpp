@@ -1,10 +1,11 @@
-// The world's per-circle phases, W circles at a time: the copies into and out of slots
-// (permute), phase 1 (integrate), phase 3's hold and phase 5's gain: the reference
-// (kernels/pairwise/reference/world.inl) line for line, each `if` computed both ways and picked per
-// lane.
+// The world's per-circle kernels, W circles at a time: the copies into and out of slots
+// (permute) and the look for fast circles (fastest), the reference
+// (kernels/pairwise/reference/world.inl) line for line.
 #pragma once
 
-#include "pairwise/simd/world_common.hpp"
+#include "pairwise/simd/block_loop.hpp"
+
+#include <simdcollide/soa.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -13,10 +14,7 @@ namespace simdcollide::simd {
 
 template <class Arch>
 struct world_circles {
-    using common = world_common<Arch>;
-    using F = typename common::F;
-    using M = typename common::M;
-    static constexpr std::size_t width = common::width;
+    using F = floats<Arch>;
 
     // Reference permute_loop. With AVX2 or AVX-512, 4 or 8 floats per gather instruction,
     // with 64-bit indices: the 32-bit ones (vgatherdps) are signed, and an index of 2^31 or
@@ -77,31 +75,6 @@ struct world_circles {
         }
     }
 
-    // Reference integrate_loop.
-    static void integrate(particles_view c, float gravity_h_x, float gravity_h_y, float h,
-                          float* moved_x, float* moved_y) {
-        const F gx(gravity_h_x);
-        const F gy(gravity_h_y);
-        const F step(h);
-        for_each_block_storing<Arch>(c.x, c.count, [=](const auto& block) {
-            const M moves = block.load(c.inverse_mass) > F(0.0F);
-            const F vx = block.load(c.vx);
-            const F vy = block.load(c.vy);
-            const F x = block.load(c.x);
-            const F y = block.load(c.y);
-            const F new_vx = vx + gx;
-            const F new_vy = vy + gy;
-            const F new_x = pick<Arch>(moves, x + new_vx * step, x);
-            const F new_y = pick<Arch>(moves, y + new_vy * step, y);
-            block.store(c.vx, pick<Arch>(moves, new_vx, vx));
-            block.store(c.vy, pick<Arch>(moves, new_vy, vy));
-            block.store(c.x, new_x);
-            block.store(c.y, new_y);
-            block.store(moved_x, new_x);
-            block.store(moved_y, new_y);
-        });
-    }
-
     // Reference fastest_loop: each lane the largest of its circles, then the largest lane
     // (the largest of a set, whatever the order; padding lanes are 0).
     static float fastest(particles_view c) {
@@ -118,87 +91,6 @@ struct world_circles {
             m = lane > m ? lane : m;
         }
         return m;
-    }
-
-    // Reference hold_moves_loop: a square root and a division for every lane, where the
-    // reference takes them only for the rare long moves. Branch-free as gain_corrections is,
-    // by its measurement; not measured against a branch per block here (the kernel is about
-    // 1.5% of a step).
-    static void hold_moves(particles_view c, const float* moved_x, const float* moved_y,
-                           float fraction) {
-        const F share(fraction);
-        for_each_block_storing<Arch>(c.x, c.count, [=](const auto& block) {
-            const auto [x, y] = held(block.load(c.x), block.load(c.y), block.load(c.radius),
-                                     block.load(moved_x), block.load(moved_y), share);
-            block.store(c.x, x);
-            block.store(c.y, y);
-        });
-    }
-
-    // Reference gain_corrections_loop. The capped lanes are rare, but a square root and a
-    // division for every lane cost less than a branch per block.
-    static void gain_corrections(particles_view c, const float* moved_x, const float* moved_y,
-                                 float inverse_h, float cap) {
-        const velocity_gain gain{inverse_h, cap};
-        for_each_block_storing<Arch>(c.vx, c.count, [=](const auto& block) {
-            const auto [vx, vy] = gain.of(c, moved_x, moved_y, block);
-            block.store(c.vx, vx);
-            block.store(c.vy, vy);
-        });
-    }
-
-    // Phase 5's arithmetic (reference gain_corrections_loop) for a block of circles: their
-    // velocities after the gain.
-    struct velocity_gain {
-        F per_time;
-        F limit;
-        F limit2;
-        velocity_gain(float inverse_h, float cap)
-            : per_time(inverse_h), limit(cap), limit2(limit * limit) {}
-        template <class Block>
-        [[gnu::always_inline]] std::pair<F, F> of(const particles_view& c, const float* moved_x,
-                                                  const float* moved_y, const Block& block) const {
-            const M moves = block.load(c.inverse_mass) > F(0.0F);
-            const F x = block.load(c.x);
-            const F y = block.load(c.y);
-            const F mx = block.load(moved_x);
-            const F my = block.load(moved_y);
-            F cx = (x - mx) * per_time;
-            F cy = (y - my) * per_time;
-            const F speed2 = cx * cx + cy * cy;
-            F scale = pick<Arch>(speed2 > limit2, divide<Arch>(limit, square_root<Arch>(speed2)),
-                                 F(1.0F));
-            // A correction too long to square (reference gain_corrections_loop): rare, so the
-            // block takes the branch only when one of its lanes has one.
-            const M overflows = speed2 == F(__builtin_inff()); // not numeric_limits (swept.hpp)
-            if (xsimd::any(overflows)) {
-                const F half_x = x * F(0.5F) - mx * F(0.5F);
-                const F half_y = y * F(0.5F) - my * F(0.5F);
-                const F larger = max_ps<Arch>(xsimd::abs(half_x), xsimd::abs(half_y));
-                const F ux = divide<Arch>(half_x, larger);
-                const F uy = divide<Arch>(half_y, larger);
-                cx = pick<Arch>(overflows, ux, cx);
-                cy = pick<Arch>(overflows, uy, cy);
-                scale = pick<Arch>(
-                    overflows, divide<Arch>(limit, square_root<Arch>(ux * ux + uy * uy)), scale);
-            }
-            const F vx = block.load(c.vx);
-            const F vy = block.load(c.vy);
-            return {pick<Arch>(moves, vx + cx * scale, vx), pick<Arch>(moves, vy + cy * scale, vy)};
-        }
-    };
-
-    // Phase 3's hold (reference hold_moves_loop) for a block of circles at (x, y) with their
-    // radii and their positions after phase 1: where each one is after the hold.
-    [[gnu::always_inline]] static std::pair<F, F> held(const F& x, const F& y, const F& radius,
-                                                       const F& mx, const F& my, const F& share) {
-        const F dx = x - mx;
-        const F dy = y - my;
-        const F reach = share * radius;
-        const F move2 = dx * dx + dy * dy;
-        const M holds = move2 > reach * reach;
-        const F scale = divide<Arch>(reach, square_root<Arch>(move2));
-        return {pick<Arch>(holds, mx + dx * scale, x), pick<Arch>(holds, my + dy * scale, y)};
     }
 };
 

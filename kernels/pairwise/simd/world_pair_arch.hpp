@@ -1,17 +1,10 @@
-// Which architecture the world's pair phases are instantiated for: phase 2 for the boxes
-// (box_touches, push_boxes), phase 3 (separate_in_order, which records the circle pairs'
-// touches) and phase 6 (respond_pairs, gain_and_respond). On AVX-512 they run as AVX2
-// code, 8 lanes (phase 3 measured no faster in 16 lanes on a Zen 4):
-// - phase 6 works out contact k of 8 runs side by side (detail::impulse_runs), so 16 lanes
-//   would leave half of every vector idle and gather every record twice;
-// - the branch-free writer of touch records is an 8 x 8 transpose, written for AVX.
-// On an AVX-512 Xeon (16 cores, a noisy VM; three alternating rounds of medians of 3),
-// world/respond at 10 000 circles took 244 to 260 us in 16 lanes against 96 to 134 us in
-// the AVX2 code, and world/touches (the pairs' touches, then a phase of their own) 151 to
-// 166 us against 117 to 131 us.
+// Which architecture the pair kernels that gather and scatter circles are instantiated for:
+// separation in order (simd/separate_in_order.hpp) and the soft step's contact passes
+// (world/solver/simd/solver.hpp). On AVX-512 they run as AVX2 code, 8 lanes: a block's
+// lanes are gathered circle by circle, so 16 lanes gain little, and the soft step's gather
+// is an 8-lane transpose written for AVX (docs/performance.md has the measurements).
 //
-// With -mavx512vl (CMakeLists.txt) that AVX2 code may use all 32 vector registers, which
-// made phase 3 a fifth faster on a Zen 4 (world/separate 41 -> 33 us).
+// With -mavx512vl (CMakeLists.txt) that AVX2 code may use all 32 vector registers.
 //
 // The AVX2 code is compiled into the AVX-512 object (-mavx512f implies AVX2) under an
 // architecture type of its own, so that every symbol those instantiations emit names that
@@ -66,7 +59,7 @@ struct world_pair_arch_of<xsimd::avx512f> {
 };
 #endif
 
-/// The architecture of the world's pair phases in `Arch`'s table: Arch itself but on AVX-512.
+/// The architecture of those kernels in `Arch`'s table: Arch itself but on AVX-512.
 template <class Arch>
 using world_pair_arch = typename world_pair_arch_of<Arch>::type;
 
