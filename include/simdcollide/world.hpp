@@ -54,8 +54,11 @@ struct world_options {
     float gravity_x = 0.0F;   ///< |gravity_x| <= max_gravity, length / time^2
     float gravity_y = -9.81F; ///< |gravity_y| <= max_gravity, length / time^2
     int substeps = 4;         ///< 1 to max_rounds: substeps per step
-    float restitution = 0.0F; ///< in [0, 1], for every contact
-    float friction = 0.2F;    ///< >= 0, Coulomb coefficient for every contact
+    /// In [0, 1], for every contact: an impact (circles apart or touching at the step's
+    /// start) leaves at restitution times its approach speed; an overlapping contact does
+    /// not bounce.
+    float restitution = 0.0F;
+    float friction = 0.2F; ///< >= 0, Coulomb coefficient for every contact
     /// > 0, 1 / time (hertz), or infinity: how stiff a contact is, taken at most 0.45 of the
     /// substep rate, 0.45 / h (a third with relax_iterations = 1): the default 80 holds with
     /// 4 substeps for dt up to 1/45. Contacts with a box or a static circle take twice that.

@@ -58,6 +58,7 @@ struct pair_contacts {
     // velocity change they make, so that the normal and tangent masses are 1.
     aligned_floats wa, wb;
     aligned_floats approach;   // relative normal velocity at the step's start (< 0: closing)
+                               // of a contact apart then; 0 if it overlapped
     aligned_floats normal;     // accumulated normal impulse (>= 0), kept from step to step
     aligned_floats tangent;    // accumulated friction impulse, kept from step to step
     aligned_floats max_normal; // the largest normal impulse in the step (restitution)

@@ -34,7 +34,10 @@ void prepare_pairs(const particles_view& p, pair_contacts& c, std::size_t begin,
         const bool moves = w > 0.0F;
         c.wa[k] = moves ? wa / w : 0.0F;
         c.wb[k] = moves ? wb / w : 0.0F;
-        c.approach[k] = (p.vx[b] - p.vx[a]) * nx + (p.vy[b] - p.vy[a]) * ny;
+        // Only an impact bounces: a contact that already overlapped (a resting or squeezed
+        // one) has no approach speed for restitution (docs/world-design.md, "Restitution").
+        const float approach = (p.vx[b] - p.vx[a]) * nx + (p.vy[b] - p.vy[a]) * ny;
+        c.approach[k] = c.base[k] >= 0.0F ? approach : 0.0F;
         c.max_normal[k] = 0.0F;
         c.normal[k] = c.normal[k] * impulse_ratio;
         c.tangent[k] = c.tangent[k] * impulse_ratio;
@@ -86,7 +89,8 @@ void prepare_boxes(const particles_view& p, const step_boxes& boxes, box_contact
         const float box_normal = bvx * nx + bvy * ny;
         c.box_normal[k] = box_normal;
         c.box_tangent[k] = bvx * -ny + bvy * nx;
-        c.approach[k] = (p.vx[i] * nx + p.vy[i] * ny) - box_normal;
+        const float approach = (p.vx[i] * nx + p.vy[i] * ny) - box_normal;
+        c.approach[k] = base >= 0.0F ? approach : 0.0F;
         c.max_normal[k] = 0.0F;
         c.normal[k] = c.normal[k] * impulse_ratio;
         c.tangent[k] = c.tangent[k] * impulse_ratio;
