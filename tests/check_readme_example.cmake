@@ -1,8 +1,13 @@
-# cmake -DREADME=README.md -DEXAMPLE=tests/test_embedding_example.cpp -P check_readme_example.cmake
-# Fails unless the README contains, verbatim, the lines of each example between a pair of
-# "// [readme-...]" markers in EXAMPLE.
+# cmake "-DREADME=README.md;docs/threads.md" -DEXAMPLE=tests/test_embedding_example.cpp
+#       -P check_readme_example.cmake
+# Fails unless one of the documents in README contains, verbatim, the lines of each example
+# between a pair of "// [readme-...]" markers in EXAMPLE.
 file(READ ${EXAMPLE} example)
-file(READ ${README} readme)
+set(readme "")
+foreach(document IN LISTS README)
+    file(READ ${document} text)
+    string(APPEND readme "${text}")
+endforeach()
 string(REGEX MATCHALL "// \\[readme-[a-z-]+\\]" markers "${example}")
 list(REMOVE_DUPLICATES markers)
 if(NOT markers)
@@ -17,8 +22,8 @@ foreach(marker IN LISTS markers)
     string(SUBSTRING "${rest}" 0 ${end} snippet)
     string(FIND "${readme}" "${snippet}" at)
     if(at EQUAL -1)
-        message(FATAL_ERROR "README.md does not contain the ${marker} example of ${EXAMPLE} "
-                            "verbatim; copy the lines between its markers into it")
+        message(FATAL_ERROR "${README} do not contain the ${marker} example of ${EXAMPLE} "
+                            "verbatim; copy the lines between its markers into one of them")
     endif()
-    message(STATUS "README example ${marker} matches ${EXAMPLE}")
+    message(STATUS "the ${marker} example matches ${EXAMPLE}")
 endforeach()

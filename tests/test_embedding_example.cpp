@@ -77,7 +77,7 @@ simdcollide::particle_world make_world_on_workers() {
 }
 // [readme-workers-example]
 
-// The README's threads example: the same circles on four workers step to the same bits.
+// docs/threads.md's world example: the same circles on four workers step to the same bits.
 TEST(embedding_example, a_world_on_workers_steps_as_on_one) {
     simdcollide::particle_world world = make_world_on_workers();
     simdcollide::particle_world alone; // one worker
@@ -109,7 +109,7 @@ std::size_t push_out_on_workers(simdcollide::circles_view circles,
 }
 // [readme-batch-workers-example]
 
-// The README's batch example: the same pushes and the same bits as without workers.
+// docs/threads.md's batch example: the same pushes and the same bits as without workers.
 TEST(embedding_example, a_batch_call_on_workers_gives_one_threads_bits) {
     simdcollide::circle_set circles;
     simdcollide::aabb_set boxes;

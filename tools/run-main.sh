@@ -29,7 +29,7 @@ echo
 filter='/4096(/|$)|^world/step/dispatch/(1000|3000|10000|30000)$|^world/step/reference/10000$'
 filter="$filter"'|^world/step/dispatch/10000/workers:'
 if [ "${FULL:-0}" = "1" ]; then
-    filter="$filter"'|push_out/.*/16777216|^world/(find_pairs|group_pairs|separate|separate_recording|respond)/.*/10000(/|$)|^static_boxes/'
+    filter="$filter"'|push_out/.*/16777216|^world/(find_pairs|group_pairs|separate|solve)/.*/10000(/|$)|^static_boxes/'
     filter="$filter"'|^world/step/dispatch/100000/workers:'
 fi
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
