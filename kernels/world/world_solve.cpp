@@ -63,6 +63,15 @@ void by_colour(const detail::task_runner& tasks, const Contacts& contacts, Body&
     }
 }
 
+// body(circles, first) for blocks of the circles of `p`, among the runner's workers.
+template <class Body>
+void for_each_circle_block(const detail::task_runner& tasks, const particles_view& p, Body&& body) {
+    detail::for_each_item(tasks, detail::task_blocks(p.count), [&](std::size_t k) {
+        const detail::task_block b = detail::block_of(k, p.count);
+        body(detail::circles_of(p, b), b.first);
+    });
+}
+
 // Box2D v3's b2MakeSoft: a spring of `hertz` with damping ratio `zeta`, over a substep of h.
 detail::contact_softness soft_of(float hertz, float zeta, float h) {
     const float omega = 2.0F * std::numbers::pi_v<float> * hertz;
@@ -118,9 +127,10 @@ void detail::world_state::make_contacts(bool lists_changed) {
     contacts_current_ = true;
 }
 
-// Prepare: each contact from where the step starts the circles and boxes, its impulses
-// scaled from the last step's substep to this one's.
-void detail::world_state::prepare_contacts(float h) {
+// Prepare: the solver's state and the circles' shapes, then each contact from where the step
+// starts the circles and boxes, its impulses scaled from the last step's substep to this
+// one's.
+void detail::world_state::prepare_contacts(float h, const detail::solver_kernels& solver) {
     clock_.enter(detail::step_stage::prepare);
     const particles_view p = slots();
     const detail::task_runner tasks = task_runner();
@@ -142,16 +152,23 @@ void detail::world_state::prepare_contacts(float h) {
     }
     const detail::step_boxes boxes{step_box_records_.data(), step_box_vx_.data(),
                                    step_box_vy_.data()};
+    const std::size_t n = size();
+    bodies_.resize(4 * n);
+    shapes_.resize(4 * n);
+    float* const state = bodies_.data();
+    float* const shapes = shapes_.data();
+    for_each_circle_block(tasks, p, [&](const particles_view& c, std::size_t first) {
+        solver.bodies_in(c, state + 4 * first, shapes + 4 * first);
+    });
+    const detail::pair_prepare_view pairs = pair_contacts_.prepare_view();
     for_each_range(tasks, 0, pair_contacts_.size(), [&](std::size_t begin, std::size_t end) {
-        detail::prepare_pairs(p, pair_contacts_, begin, end, ratio);
+        solver.prepare_pairs(state, shapes, pairs, begin, end, ratio);
     });
     for_each_range(tasks, 0, box_solver_contacts_.size(), [&](std::size_t begin, std::size_t end) {
         detail::prepare_boxes(p, boxes, box_solver_contacts_, begin, end, ratio);
     });
-    const std::size_t n = size();
     start_x_.resize(n);
     start_y_.resize(n);
-    bodies_.resize(4 * n);
     std::copy(x_.data(), x_.data() + n, start_x_.data());
     std::copy(y_.data(), y_.data() + n, start_y_.data());
 }
@@ -161,10 +178,9 @@ void detail::world_state::solve_step(float dt, const detail::kernel_table& kerne
     const detail::task_runner tasks = task_runner();
     const int substeps = options_.substeps;
     const float h = dt / static_cast<float>(substeps);
-    const std::size_t n = size();
     const particles_view p = slots();
 
-    prepare_contacts(h);
+    prepare_contacts(h, solver);
     const detail::solver_bodies bodies{bodies_.data()};
     // At most 0.45 of the substep rate with two relax passes or more, a third with one (twice
     // that with a box or static circle): stiffer, a resting column of moving circles rings
@@ -175,18 +191,11 @@ void detail::world_state::solve_step(float dt, const detail::kernel_table& kerne
     solve.inverse_h = 1.0F / h;
     solve.max_push = options_.max_push_speed;
     solve.friction = options_.friction;
+    solve.keep_max_normal = options_.restitution > 0.0F; // only restitution reads it
     solve.moving = soft_of(hertz, options_.contact_damping_ratio, h);
     solve.fixed = soft_of(2.0F * hertz, options_.contact_damping_ratio, h);
-    const auto per_circle = [&](auto&& body) {
-        detail::for_each_item(tasks, detail::task_blocks(n), [&](std::size_t k) {
-            const detail::task_block b = detail::block_of(k, n);
-            body(detail::circles_of(p, b), b.first);
-        });
-    };
+    const auto per_circle = [&](auto&& body) { for_each_circle_block(tasks, p, body); };
     float* const state = bodies_.data();
-    per_circle([&](const particles_view& c, std::size_t first) {
-        solver.bodies_in(c, state + 4 * first);
-    });
     const detail::pair_contacts_view pair_view = pair_contacts_.view();
     const detail::box_contacts_view box_view = box_solver_contacts_.view();
     // One pass over every contact: the pairs colour by colour, then the boxes.

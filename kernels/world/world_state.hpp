@@ -132,8 +132,7 @@ private:
     void find_in_blocks(std::size_t count, std::vector<circle_pair>& out, Find&& find);
     void solve_step(float dt, const detail::kernel_table& kernels);
     void make_contacts(bool lists_changed);
-    void prepare_contacts(float h);
-    void colour_pass(const char* pass, float h, int substep);
+    void prepare_contacts(float h, const detail::solver_kernels& solver);
     void keep_impulses();
     /// Slot i's velocity and move, as a sweep left them, into the solver's state.
     void settle_in_solver(std::size_t i) noexcept {
@@ -212,6 +211,7 @@ private:
     std::vector<circle_pair> contacts_made_from_;
     bool contacts_current_ = false;
     aligned_floats start_x_, start_y_, bodies_;
+    aligned_floats shapes_; // (x, y, radius, inverse mass) a slot, where the step began
     float impulses_h_ = 0.0F;
     std::vector<std::uint32_t> colour_marks_;
     // find_in_blocks' lists of entries (on workers) and scratch, a block each

@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <random>
+#include <tuple>
 #include <vector>
 
 namespace simdcollide::testing {
@@ -106,8 +108,9 @@ void expect_same_state(const scene& got, const scene& want) {
     expect_same_floats(got.boxes.max_normal.span(), want.boxes.max_normal.span(), "box max");
 }
 
-// Every stage of a substep and restitution over every colour, as the world runs them.
-void run_passes(const detail::solver_kernels& k, scene& s) {
+// Every stage of a substep and restitution over every colour, as the world runs them; the
+// largest normal impulse kept or not (as without restitution).
+void run_passes(const detail::solver_kernels& k, scene& s, bool keep_max_normal) {
     const detail::solver_bodies v{s.bodies.data()};
     detail::solve_parameters p;
     p.inverse_h = 240.0F;
@@ -116,6 +119,7 @@ void run_passes(const detail::solver_kernels& k, scene& s) {
     p.elapsed = 0.25F / 60.0F;
     p.moving = {9.0F, 0.94F, 0.06F};
     p.fixed = {17.0F, 0.97F, 0.03F};
+    p.keep_max_normal = keep_max_normal;
     const detail::pair_contacts_view pairs = s.pairs.view();
     const detail::box_contacts_view boxes = s.boxes.view();
     const auto each_colour = [](const auto& c, auto&& body) {
@@ -158,8 +162,8 @@ TEST_P(solver_kernels_simd, contact_passes_match_the_reference) {
             scene got(n, pairs, seed);
             overflowed += want.pairs.size() - want.pairs.colour_start[want.pairs.colours() - 1];
             for (int round = 0; round < 3; ++round) {
-                run_passes(ref, want);
-                run_passes(simd, got);
+                run_passes(ref, want, round != 1);
+                run_passes(simd, got, round != 1);
             }
             expect_same_state(got, want);
         }
@@ -187,11 +191,16 @@ TEST_P(solver_kernels_simd, per_circle_stages_match_the_reference) {
             vy[i] = i == 0 ? -0.0F : unit(rng);
         }
         std::vector<float> gx = x, gy = y, gvx = vx, gvy = vy;
-        aligned_floats want(4 * n), got(4 * n);
+        aligned_floats want(4 * n), got(4 * n), want_shapes(4 * n), got_shapes(4 * n);
         const particles_view a{x.data(), y.data(), r.data(), w.data(), vx.data(), vy.data(), n};
         const particles_view b{gx.data(), gy.data(), r.data(), w.data(), gvx.data(), gvy.data(), n};
-        ref.bodies_in(a, want.data());
-        simd.bodies_in(b, got.data());
+        ref.bodies_in(a, want.data(), want_shapes.data());
+        simd.bodies_in(b, got.data(), got_shapes.data());
+        expect_same_floats(got_shapes.span(), want_shapes.span(), "shapes");
+        for (std::size_t i = 0; i < n; ++i) {
+            EXPECT_EQ(want_shapes[4 * i], x[i]);
+            EXPECT_EQ(want_shapes[4 * i + 3], w[i]);
+        }
         ref.integrate_velocities(a, want.data(), 0.1F, -9.81F / 240.0F);
         simd.integrate_velocities(b, got.data(), 0.1F, -9.81F / 240.0F);
         ref.integrate_positions(a, want.data(), 1.0F / 240.0F, x0.data(), y0.data());
@@ -207,6 +216,82 @@ TEST_P(solver_kernels_simd, per_circle_stages_match_the_reference) {
             EXPECT_TRUE(std::signbit(vy[0])) << "a static circle keeps its velocity's sign";
         }
     }
+}
+
+// Prepare over random pairs of circles, every length around the lane counts, each contact
+// apart, touching or overlapping; with centres that coincide, static circles, the largest
+// inverse masses (whose sum overflows) and subnormal ones; impulses scaled.
+TEST_P(solver_kernels_simd, prepare_matches_the_reference) {
+    if (!isa_supported(GetParam())) {
+        GTEST_SKIP() << "this CPU cannot run " << isa_name(GetParam());
+    }
+    const detail::solver_kernels& simd = detail::solver_table(GetParam());
+    const detail::solver_kernels& ref = detail::solver_reference();
+    std::size_t coincide = 0;
+    std::size_t overlap = 0;
+    for (const std::size_t pairs :
+         {std::size_t{1}, std::size_t{3}, std::size_t{8}, std::size_t{17}, std::size_t{500}}) {
+        SCOPED_TRACE(std::to_string(pairs) + " pairs");
+        const std::size_t n = pairs + 5;
+        std::mt19937 rng(static_cast<std::uint32_t>(pairs));
+        std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
+        std::uniform_int_distribution<std::uint32_t> any(0, static_cast<std::uint32_t>(n - 1));
+        aligned_floats state(4 * n), shapes(4 * n);
+        constexpr float huge = std::numeric_limits<float>::max();
+        constexpr float tiny = std::numeric_limits<float>::denorm_min();
+        for (std::size_t i = 0; i < n; ++i) {
+            shapes[4 * i] = unit(rng) * 3.0F;
+            shapes[4 * i + 1] = i % 9 == 1 ? shapes[4 * i - 4 + 1] : unit(rng) * 3.0F;
+            shapes[4 * i + 2] = 0.5F + 0.4F * unit(rng);
+            shapes[4 * i + 3] = i % 5 == 0 ? 0.0F : i % 7 == 0 ? huge : i % 11 == 0 ? tiny : 1.0F;
+            state[4 * i] = unit(rng);
+            state[4 * i + 1] = unit(rng);
+        }
+        std::vector<std::uint32_t> a(pairs), b(pairs);
+        for (std::size_t k = 0; k < pairs; ++k) {
+            a[k] = any(rng);
+            b[k] = k % 6 == 0 ? (a[k] + 1) % static_cast<std::uint32_t>(n) : any(rng);
+            if (k % 10 == 3) {
+                shapes[4 * b[k]] = shapes[4 * a[k]]; // centres that coincide
+                shapes[4 * b[k] + 1] = shapes[4 * a[k] + 1];
+            }
+        }
+        detail::pair_contacts want;
+        want.a = a;
+        want.b = b;
+        want.resize(pairs);
+        for (std::size_t k = 0; k < pairs; ++k) {
+            want.normal[k] = k % 4 == 0 ? 0.0F : unit(rng) + 1.0F;
+            want.tangent[k] = unit(rng);
+            want.max_normal[k] = 1.0F;
+        }
+        detail::pair_contacts got = want;
+        // cut unevenly, as workers would
+        for (const auto& [begin, end] :
+             {std::pair{std::size_t{0}, pairs / 3}, std::pair{pairs / 3, pairs}}) {
+            ref.prepare_pairs(state.data(), shapes.data(), want.prepare_view(), begin, end, 0.8F);
+            simd.prepare_pairs(state.data(), shapes.data(), got.prepare_view(), begin, end, 0.8F);
+        }
+        for (const auto& [g, w, what] : {std::tuple{&got.normal_x, &want.normal_x, "normal x"},
+                                         {&got.normal_y, &want.normal_y, "normal y"},
+                                         {&got.base, &want.base, "base"},
+                                         {&got.wa, &want.wa, "wa"},
+                                         {&got.wb, &want.wb, "wb"},
+                                         {&got.approach, &want.approach, "approach"},
+                                         {&got.normal, &want.normal, "normal"},
+                                         {&got.tangent, &want.tangent, "tangent"},
+                                         {&got.max_normal, &want.max_normal, "max normal"}}) {
+            expect_same_floats(g->span(), w->span(), what);
+        }
+        for (std::size_t k = 0; k < pairs; ++k) {
+            EXPECT_TRUE(std::isfinite(want.wa[k]) && std::isfinite(want.wb[k])) << k;
+            EXPECT_EQ(want.max_normal[k], 0.0F);
+            coincide += want.normal_x[k] == 1.0F && want.base[k] < -0.1F ? 1 : 0;
+            overlap += want.base[k] < 0.0F ? 1 : 0;
+        }
+    }
+    EXPECT_GT(coincide, 0U) << "no pair had centres that coincide";
+    EXPECT_GT(overlap, 0U);
 }
 
 INSTANTIATE_TEST_SUITE_P(every_isa, solver_kernels_simd, ::testing::ValuesIn(simd_isas()),

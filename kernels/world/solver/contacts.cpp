@@ -27,6 +27,12 @@ pair_contacts_view pair_contacts::view() noexcept {
             normal.data(), tangent.data(), max_normal.data(), overflow_start()};
 }
 
+pair_prepare_view pair_contacts::prepare_view() noexcept {
+    return {a.data(),      b.data(),       normal_x.data(),  normal_y.data(),
+            base.data(),   wa.data(),      wb.data(),        approach.data(),
+            normal.data(), tangent.data(), max_normal.data()};
+}
+
 box_contacts_view box_contacts::view() noexcept {
     return {circle.data(),     normal_x.data(),    normal_y.data(), base.data(),
             box_normal.data(), box_tangent.data(), approach.data(), normal.data(),

@@ -29,6 +29,21 @@ struct pair_contacts_view {
     std::size_t overflow_start; // the first contact of the overflow colour
 };
 
+/// A pair_contacts' arrays as the prepare kernel writes them (see pair_contacts_view).
+struct pair_prepare_view {
+    const std::uint32_t* a;
+    const std::uint32_t* b;
+    float* normal_x;
+    float* normal_y;
+    float* base;
+    float* wa;
+    float* wb;
+    float* approach;
+    float* normal;
+    float* tangent;
+    float* max_normal;
+};
+
 /// A box_contacts' arrays as the solver's kernels see them (see pair_contacts_view).
 struct box_contacts_view {
     const std::uint32_t* circle;
@@ -75,6 +90,7 @@ struct pair_contacts {
         return colours() == 0 ? size() : colour_start[colours() - 1];
     }
     [[nodiscard]] pair_contacts_view view() noexcept;
+    [[nodiscard]] pair_prepare_view prepare_view() noexcept;
 };
 
 /// Contacts of a moving circle with a box (static or kinematic): the box as the first body,
@@ -111,7 +127,8 @@ struct box_contacts {
 
 /// The circles as the solver's kernels see them: four floats a slot, (vx, vy, dx, dy), its
 /// velocity and its move since the step began, so that a contact reads a circle in one
-/// 16-byte load. 16-byte aligned.
+/// 16-byte load. 16-byte aligned. The prepare stage reads the circles' shapes the same way,
+/// four floats a slot: (x, y, radius, inverse mass) where the step begins.
 struct solver_bodies {
     float* state;
 };
@@ -128,10 +145,11 @@ struct solve_parameters {
     float inverse_h = 0.0F; // 1 / substep
     float max_push = 0.0F;  // the largest push-out speed, length / time
     float friction = 0.0F;
-    float elapsed = 0.0F;    // time since the step began, at the substep's solve
-    contact_softness moving; // between two moving circles
-    contact_softness fixed;  // with a static circle or a box
-    bool use_bias = true;    // solve: true; relax: false
+    float elapsed = 0.0F;        // time since the step began, at the substep's solve
+    contact_softness moving;     // between two moving circles
+    contact_softness fixed;      // with a static circle or a box
+    bool use_bias = true;        // solve: true; relax: false
+    bool keep_max_normal = true; // the largest normal impulse kept (for restitution)
 };
 
 /// What restitution reads besides the contacts.

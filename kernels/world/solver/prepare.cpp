@@ -1,48 +1,10 @@
-// The soft step's prepare stage (prepare.hpp).
+// The soft step's prepare stage for circle-box contacts (prepare.hpp).
 #include "world/solver/prepare.hpp"
 
 #include <cmath>
 #include <limits>
 
 namespace simdcollide::detail {
-
-void prepare_pairs(const particles_view& p, pair_contacts& c, std::size_t begin, std::size_t end,
-                   float impulse_ratio) {
-    for (std::size_t k = begin; k < end; ++k) {
-        const std::uint32_t a = c.a[k];
-        const std::uint32_t b = c.b[k];
-        const float dx = p.x[b] - p.x[a];
-        const float dy = p.y[b] - p.y[a];
-        const float distance = std::sqrt(dx * dx + dy * dy);
-        // from a towards b; (1, 0) where the centres coincide (docs/behaviour.md)
-        const bool apart = distance > 0.0F;
-        const float nx = apart ? dx / distance : 1.0F;
-        const float ny = apart ? dy / distance : 0.0F;
-        c.normal_x[k] = nx;
-        c.normal_y[k] = ny;
-        c.base[k] = distance - (p.radius[a] + p.radius[b]);
-        // Each circle's share of the velocity change (contacts.hpp), so that no inverse mass,
-        // however small or large, makes an impulse overflow (halved first where the sum
-        // would).
-        float wa = p.inverse_mass[a];
-        float wb = p.inverse_mass[b];
-        if (!(wa + wb <= std::numeric_limits<float>::max())) {
-            wa = wa * 0.5F;
-            wb = wb * 0.5F;
-        }
-        const float w = wa + wb;
-        const bool moves = w > 0.0F;
-        c.wa[k] = moves ? wa / w : 0.0F;
-        c.wb[k] = moves ? wb / w : 0.0F;
-        // Only an impact bounces: a contact that already overlapped (a resting or squeezed
-        // one) has no approach speed for restitution (docs/world-design.md, "Restitution").
-        const float approach = (p.vx[b] - p.vx[a]) * nx + (p.vy[b] - p.vy[a]) * ny;
-        c.approach[k] = c.base[k] >= 0.0F ? approach : 0.0F;
-        c.max_normal[k] = 0.0F;
-        c.normal[k] = c.normal[k] * impulse_ratio;
-        c.tangent[k] = c.tangent[k] * impulse_ratio;
-    }
-}
 
 void prepare_boxes(const particles_view& p, const step_boxes& boxes, box_contacts& c,
                    std::size_t begin, std::size_t end, float impulse_ratio) {

@@ -3,7 +3,9 @@
 // operations in the same order, W contacts at a time, and give the same bits.
 #include "world/solver/solver_table.hpp"
 
+#include <cmath>
 #include <cstddef>
+#include <limits>
 
 namespace simdcollide::detail {
 namespace {
@@ -16,12 +18,57 @@ float min_ps(float a, float b) {
     return a < b ? a : b;
 }
 
-void bodies_in(particles_view c, float* state) {
+void bodies_in(particles_view c, float* state, float* shapes) {
     for (std::size_t i = 0; i < c.count; ++i) {
         state[4 * i] = c.vx[i];
         state[4 * i + 1] = c.vy[i];
         state[4 * i + 2] = 0.0F;
         state[4 * i + 3] = 0.0F;
+        shapes[4 * i] = c.x[i];
+        shapes[4 * i + 1] = c.y[i];
+        shapes[4 * i + 2] = c.radius[i];
+        shapes[4 * i + 3] = c.inverse_mass[i];
+    }
+}
+
+void prepare_pairs(const float* state, const float* shapes, const pair_prepare_view& c,
+                   std::size_t begin, std::size_t end, float impulse_ratio) {
+    for (std::size_t k = begin; k < end; ++k) {
+        const float* const sa = shapes + 4 * std::size_t{c.a[k]};
+        const float* const sb = shapes + 4 * std::size_t{c.b[k]};
+        const float dx = sb[0] - sa[0];
+        const float dy = sb[1] - sa[1];
+        const float distance = std::sqrt(dx * dx + dy * dy);
+        // from a towards b; (1, 0) where the centres coincide (docs/behaviour.md)
+        const bool apart = distance > 0.0F;
+        const float nx = apart ? dx / distance : 1.0F;
+        const float ny = apart ? dy / distance : 0.0F;
+        c.normal_x[k] = nx;
+        c.normal_y[k] = ny;
+        const float base = distance - (sa[2] + sb[2]);
+        c.base[k] = base;
+        // Each circle's share of the velocity change (contacts.hpp), so that no inverse mass,
+        // however small or large, makes an impulse overflow (halved first where the sum
+        // would).
+        float wa = sa[3];
+        float wb = sb[3];
+        if (!(wa + wb <= std::numeric_limits<float>::max())) {
+            wa = wa * 0.5F;
+            wb = wb * 0.5F;
+        }
+        const float w = wa + wb;
+        const bool moves = w > 0.0F;
+        c.wa[k] = moves ? wa / w : 0.0F;
+        c.wb[k] = moves ? wb / w : 0.0F;
+        // Only an impact bounces: a contact that already overlapped (a resting or squeezed
+        // one) has no approach speed for restitution (docs/world-design.md, "Restitution").
+        const float* const va = state + 4 * std::size_t{c.a[k]};
+        const float* const vb = state + 4 * std::size_t{c.b[k]};
+        const float approach = (vb[0] - va[0]) * nx + (vb[1] - va[1]) * ny;
+        c.approach[k] = base >= 0.0F ? approach : 0.0F;
+        c.max_normal[k] = 0.0F;
+        c.normal[k] = c.normal[k] * impulse_ratio;
+        c.tangent[k] = c.tangent[k] * impulse_ratio;
     }
 }
 
@@ -141,7 +188,9 @@ void solve_pairs(const solver_bodies& v, const pair_contacts_view& c, std::size_
         const float total = c.normal[k];
         const float normal = max_ps(total + normal_change(s, vn, total, soft, p), 0.0F);
         c.normal[k] = normal;
-        c.max_normal[k] = max_ps(c.max_normal[k], normal);
+        if (p.keep_max_normal) {
+            c.max_normal[k] = max_ps(c.max_normal[k], normal);
+        }
         const float dn = normal - total;
         apply_pair(v, a, b, wa, wb, dn * nx, dn * ny);
         // Friction along (-ny, nx), within friction times the normal impulse.
@@ -167,7 +216,9 @@ void solve_boxes(const solver_bodies& v, const box_contacts_view& c, std::size_t
         const float total = c.normal[k];
         const float normal = max_ps(total + normal_change(s, vn, total, p.fixed, p), 0.0F);
         c.normal[k] = normal;
-        c.max_normal[k] = max_ps(c.max_normal[k], normal);
+        if (p.keep_max_normal) {
+            c.max_normal[k] = max_ps(c.max_normal[k], normal);
+        }
         const float dn = normal - total;
         vx_of(v, i) = vx_of(v, i) + dn * nx;
         vy_of(v, i) = vy_of(v, i) + dn * ny;
@@ -223,9 +274,9 @@ void restitution_boxes(const solver_bodies& v, const box_contacts_view& c, std::
 
 const solver_kernels& solver_reference() noexcept {
     static constexpr solver_kernels table{
-        &bodies_in,         &velocities_out,    &integrate_velocities, &integrate_positions,
-        &warm_start_pairs,  &warm_start_boxes,  &solve_pairs,          &solve_boxes,
-        &restitution_pairs, &restitution_boxes,
+        &bodies_in,           &prepare_pairs,     &velocities_out,    &integrate_velocities,
+        &integrate_positions, &warm_start_pairs,  &warm_start_boxes,  &solve_pairs,
+        &solve_boxes,         &restitution_pairs, &restitution_boxes,
     };
     return table;
 }

@@ -14,9 +14,15 @@
 namespace simdcollide::detail {
 
 struct solver_kernels {
-    /// The circles' velocities and moves into the solver's state (dx = dy = 0), for the
-    /// circles of the view (reads vx and vy).
-    void (*bodies_in)(particles_view, float* state);
+    /// The circles' velocities and moves into the solver's state (dx = dy = 0), and their
+    /// shapes, (x, y, radius, inverse mass), into `shapes`, for the circles of the view.
+    void (*bodies_in)(particles_view, float* state, float* shapes);
+    /// Prepare, contacts [begin, end) in any cut: each contact's normal (from a towards b;
+    /// (1, 0) where the centres coincide), separation, shares of a velocity change and
+    /// approach speed from the circles' shapes and state as the step begins; its impulses
+    /// times impulse_ratio (this substep over the last step's), its largest impulse 0.
+    void (*prepare_pairs)(const float* state, const float* shapes, const pair_prepare_view&,
+                          std::size_t begin, std::size_t end, float impulse_ratio);
     /// The velocities out of the solver's state into the view's vx and vy.
     void (*velocities_out)(particles_view, const float* state);
     /// Integrate velocities: v += (gx_h, gy_h) for every circle with inverse mass > 0.

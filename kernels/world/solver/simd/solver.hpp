@@ -9,6 +9,7 @@
 #include "pairwise/simd/world_pair_arch.hpp"
 #include "world/solver/solver_table.hpp"
 
+#include <cfloat>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -104,6 +105,8 @@ struct solver_simd {
                                             const F& vy, const M& writes) const {
             const std::uint32_t bits = lane_bits<Arch>(writes);
             const auto at = [&](std::size_t j) { return state + 4 * std::size_t{index[k + j]}; };
+            // a whole run that writes every lane (the common case) stores without a branch
+            const bool every = n == width && bits == (std::uint32_t{1} << width) - 1U;
             const auto wanted = [&](std::size_t j) { return j < n && ((bits >> j) & 1U) != 0; };
 #if defined(__AVX2__)
             if constexpr (is_avx<Arch> && width == 8) {
@@ -112,6 +115,13 @@ struct solver_simd {
                 const __m128 pairs[4] = {_mm256_castps256_ps128(lo), _mm256_castps256_ps128(hi),
                                          _mm256_extractf128_ps(lo, 1),
                                          _mm256_extractf128_ps(hi, 1)};
+                if (every) {
+                    for (std::size_t q = 0; q < 4; ++q) {
+                        _mm_storel_pi(reinterpret_cast<__m64*>(at(2 * q)), pairs[q]);
+                        _mm_storeh_pi(reinterpret_cast<__m64*>(at(2 * q + 1)), pairs[q]);
+                    }
+                    return;
+                }
                 for (std::size_t q = 0; q < 4; ++q) {
                     const std::size_t j = 2 * q;
                     if (wanted(j)) {
@@ -128,6 +138,13 @@ struct solver_simd {
             if constexpr (is_sse<Arch> && width == 4) {
                 const __m128 pairs[2] = {_mm_unpacklo_ps(vx.data, vy.data),
                                          _mm_unpackhi_ps(vx.data, vy.data)};
+                if (every) {
+                    for (std::size_t q = 0; q < 2; ++q) {
+                        _mm_storel_pi(reinterpret_cast<__m64*>(at(2 * q)), pairs[q]);
+                        _mm_storeh_pi(reinterpret_cast<__m64*>(at(2 * q + 1)), pairs[q]);
+                    }
+                    return;
+                }
                 for (std::size_t q = 0; q < 2; ++q) {
                     const std::size_t j = 2 * q;
                     if (wanted(j)) {
@@ -145,7 +162,7 @@ struct solver_simd {
             vx.store_aligned(lane_x);
             vy.store_aligned(lane_y);
             for (std::size_t j = 0; j < n; ++j) {
-                if (wanted(j)) {
+                if (every || wanted(j)) {
                     at(j)[0] = lane_x[j];
                     at(j)[1] = lane_y[j];
                 }
@@ -165,13 +182,56 @@ struct solver_simd {
     }
 
     // The per-circle stages: the reference's loops, compiled for this instruction set.
-    static void bodies_in(particles_view c, float* state) {
+    static void bodies_in(particles_view c, float* state, float* shapes) {
         for (std::size_t i = 0; i < c.count; ++i) {
             state[4 * i] = c.vx[i];
             state[4 * i + 1] = c.vy[i];
             state[4 * i + 2] = 0.0F;
             state[4 * i + 3] = 0.0F;
+            shapes[4 * i] = c.x[i];
+            shapes[4 * i + 1] = c.y[i];
+            shapes[4 * i + 2] = c.radius[i];
+            shapes[4 * i + 3] = c.inverse_mass[i];
         }
+    }
+
+    // Reference prepare_pairs for a run: every contact is written alone, so the overflow
+    // colour runs W at a time too.
+    static void prepare_pairs(const float* state, const float* shapes,
+                              const detail::pair_prepare_view& c, std::size_t begin,
+                              std::size_t end, float impulse_ratio) {
+        for_each_run(
+            begin, end, end, [&](const run& r) __attribute__((always_inline)) {
+                // (x, y, radius, inverse mass) of each circle
+                const bodies_of_run sa = r.gather(shapes, c.a);
+                const bodies_of_run sb = r.gather(shapes, c.b);
+                const F dx = sb.vx - sa.vx;
+                const F dy = sb.vy - sa.vy;
+                const F distance = xsimd::sqrt(dx * dx + dy * dy);
+                const M apart = distance > F(0.0F);
+                const F nx = pick<Arch>(apart, dx / distance, F(1.0F));
+                const F ny = pick<Arch>(apart, dy / distance, F(0.0F));
+                r.store(c.normal_x, nx);
+                r.store(c.normal_y, ny);
+                const F base = distance - (sa.dx + sb.dx);
+                r.store(c.base, base);
+                // the sum overflows: halve (FLT_MAX: numeric_limits' max() is, at -O0, a
+                // function every object would share)
+                const M fits = (sa.dy + sb.dy) <= F(FLT_MAX);
+                const F wa = pick<Arch>(fits, sa.dy, sa.dy * F(0.5F));
+                const F wb = pick<Arch>(fits, sb.dy, sb.dy * F(0.5F));
+                const F w = wa + wb;
+                const M moves = w > F(0.0F);
+                r.store(c.wa, pick<Arch>(moves, wa / w, F(0.0F)));
+                r.store(c.wb, pick<Arch>(moves, wb / w, F(0.0F)));
+                const bodies_of_run va = r.gather(state, c.a);
+                const bodies_of_run vb = r.gather(state, c.b);
+                const F approach = (vb.vx - va.vx) * nx + (vb.vy - va.vy) * ny;
+                r.store(c.approach, pick<Arch>(base >= F(0.0F), approach, F(0.0F)));
+                r.store(c.max_normal, F(0.0F));
+                r.store(c.normal, r.load(c.normal) * F(impulse_ratio));
+                r.store(c.tangent, r.load(c.tangent) * F(impulse_ratio));
+            });
     }
 
     static void velocities_out(particles_view c, const float* state) {
@@ -221,41 +281,43 @@ struct solver_simd {
         r.scatter(v.state, c.b, vbx, vby, b_moves);
     }
 
+    // A contact's accumulated impulses as one, the friction impulse along (-ny, nx).
+    template <class View>
+    [[gnu::always_inline]] static std::pair<F, F> accumulated_impulse(const run& r, const View& c) {
+        const F nx = r.load(c.normal_x);
+        const F ny = r.load(c.normal_y);
+        const F normal = r.load(c.normal);
+        const F tangent = r.load(c.tangent);
+        return {normal * nx - tangent * ny, normal * ny + tangent * nx};
+    }
+
     static void warm_start_pairs(const bodies& v, const contacts& c, std::size_t begin,
                                  std::size_t end) {
-        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
-            const F nx = r.load(c.normal_x);
-            const F ny = r.load(c.normal_y);
-            const F normal = r.load(c.normal);
-            const F tangent = r.load(c.tangent);
-            const F px = normal * nx - tangent * ny;
-            const F py = normal * ny + tangent * nx;
-            const F wa = r.load(c.wa);
-            const F wb = r.load(c.wb);
-            const bodies_of_run ba = r.gather(v.state, c.a);
-            const bodies_of_run bb = r.gather(v.state, c.b);
-            F vax = ba.vx;
-            F vay = ba.vy;
-            F vbx = bb.vx;
-            F vby = bb.vy;
-            apply_pair(wa, wb, px, py, vax, vay, vbx, vby);
-            scatter_pair(v, c, r, wa, wb, vax, vay, vbx, vby);
-        });
+        for_each_run(
+            begin, end, c.overflow_start, [&](const run& r) __attribute__((always_inline)) {
+                const auto [px, py] = accumulated_impulse(r, c);
+                const F wa = r.load(c.wa);
+                const F wb = r.load(c.wb);
+                const bodies_of_run ba = r.gather(v.state, c.a);
+                const bodies_of_run bb = r.gather(v.state, c.b);
+                F vax = ba.vx;
+                F vay = ba.vy;
+                F vbx = bb.vx;
+                F vby = bb.vy;
+                apply_pair(wa, wb, px, py, vax, vay, vbx, vby);
+                scatter_pair(v, c, r, wa, wb, vax, vay, vbx, vby);
+            });
     }
 
     static void warm_start_boxes(const bodies& v, const box_contacts& c, std::size_t begin,
                                  std::size_t end) {
-        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
-            const F nx = r.load(c.normal_x);
-            const F ny = r.load(c.normal_y);
-            const F normal = r.load(c.normal);
-            const F tangent = r.load(c.tangent);
-            const F px = normal * nx - tangent * ny;
-            const F py = normal * ny + tangent * nx;
-            const M all = F(0.0F) == F(0.0F);
-            const bodies_of_run bi = r.gather(v.state, c.circle);
-            r.scatter(v.state, c.circle, bi.vx + px, bi.vy + py, all);
-        });
+        for_each_run(
+            begin, end, c.overflow_start, [&](const run& r) __attribute__((always_inline)) {
+                const auto [px, py] = accumulated_impulse(r, c);
+                const M all = F(0.0F) == F(0.0F);
+                const bodies_of_run bi = r.gather(v.state, c.circle);
+                r.scatter(v.state, c.circle, bi.vx + px, bi.vy + py, all);
+            });
     }
 
     // Reference normal_change, lane by lane.
@@ -280,79 +342,86 @@ struct solver_simd {
 
     static void solve_pairs(const bodies& v, const contacts& c, std::size_t begin, std::size_t end,
                             const detail::solve_parameters& p) {
-        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
-            const std::uint32_t* a = c.a;
-            const std::uint32_t* b = c.b;
-            const F nx = r.load(c.normal_x);
-            const F ny = r.load(c.normal_y);
-            const F wa = r.load(c.wa);
-            const F wb = r.load(c.wb);
-            const bodies_of_run ba = r.gather(v.state, a);
-            const bodies_of_run bb = r.gather(v.state, b);
-            const F s = r.load(c.base) + ((bb.dx - ba.dx) * nx + (bb.dy - ba.dy) * ny);
-            F vax = ba.vx;
-            F vay = ba.vy;
-            F vbx = bb.vx;
-            F vby = bb.vy;
-            const F vn = (vbx - vax) * nx + (vby - vay) * ny;
-            const M fixed = (wa == F(0.0F)) | (wb == F(0.0F));
-            const F rate = pick<Arch>(fixed, F(p.fixed.bias_rate), F(p.moving.bias_rate));
-            const F soft_mass = pick<Arch>(fixed, F(p.fixed.mass_scale), F(p.moving.mass_scale));
-            const F soft_impulse =
-                pick<Arch>(fixed, F(p.fixed.impulse_scale), F(p.moving.impulse_scale));
-            const F total = r.load(c.normal);
-            const F normal = max_ps<Arch>(
-                total + normal_change(s, vn, total, rate, soft_mass, soft_impulse, p), F(0.0F));
-            r.store(c.normal, normal);
-            r.store(c.max_normal, max_ps<Arch>(r.load(c.max_normal), normal));
-            const F dn = normal - total;
-            apply_pair(wa, wb, dn * nx, dn * ny, vax, vay, vbx, vby);
-            const F vt = (vbx - vax) * negate<Arch>(ny) + (vby - vay) * nx;
-            const F limit = F(p.friction) * normal;
-            const F old_tangent = r.load(c.tangent);
-            const F tangent =
-                max_ps<Arch>(negate<Arch>(limit), min_ps<Arch>(old_tangent - vt, limit));
-            const F dt = tangent - old_tangent;
-            r.store(c.tangent, tangent);
-            apply_pair(wa, wb, dt * negate<Arch>(ny), dt * nx, vax, vay, vbx, vby);
-            scatter_pair(v, c, r, wa, wb, vax, vay, vbx, vby);
-        });
+        for_each_run(
+            begin, end, c.overflow_start, [&](const run& r) __attribute__((always_inline)) {
+                const std::uint32_t* a = c.a;
+                const std::uint32_t* b = c.b;
+                const F nx = r.load(c.normal_x);
+                const F ny = r.load(c.normal_y);
+                const F wa = r.load(c.wa);
+                const F wb = r.load(c.wb);
+                const bodies_of_run ba = r.gather(v.state, a);
+                const bodies_of_run bb = r.gather(v.state, b);
+                const F s = r.load(c.base) + ((bb.dx - ba.dx) * nx + (bb.dy - ba.dy) * ny);
+                F vax = ba.vx;
+                F vay = ba.vy;
+                F vbx = bb.vx;
+                F vby = bb.vy;
+                const F vn = (vbx - vax) * nx + (vby - vay) * ny;
+                const M fixed = (wa == F(0.0F)) | (wb == F(0.0F));
+                const F rate = pick<Arch>(fixed, F(p.fixed.bias_rate), F(p.moving.bias_rate));
+                const F soft_mass =
+                    pick<Arch>(fixed, F(p.fixed.mass_scale), F(p.moving.mass_scale));
+                const F soft_impulse =
+                    pick<Arch>(fixed, F(p.fixed.impulse_scale), F(p.moving.impulse_scale));
+                const F total = r.load(c.normal);
+                const F normal = max_ps<Arch>(
+                    total + normal_change(s, vn, total, rate, soft_mass, soft_impulse, p), F(0.0F));
+                r.store(c.normal, normal);
+                if (p.keep_max_normal) {
+                    r.store(c.max_normal, max_ps<Arch>(r.load(c.max_normal), normal));
+                }
+                const F dn = normal - total;
+                apply_pair(wa, wb, dn * nx, dn * ny, vax, vay, vbx, vby);
+                const F vt = (vbx - vax) * negate<Arch>(ny) + (vby - vay) * nx;
+                const F limit = F(p.friction) * normal;
+                const F old_tangent = r.load(c.tangent);
+                const F tangent =
+                    max_ps<Arch>(negate<Arch>(limit), min_ps<Arch>(old_tangent - vt, limit));
+                const F dt = tangent - old_tangent;
+                r.store(c.tangent, tangent);
+                apply_pair(wa, wb, dt * negate<Arch>(ny), dt * nx, vax, vay, vbx, vby);
+                scatter_pair(v, c, r, wa, wb, vax, vay, vbx, vby);
+            });
     }
 
     static void solve_boxes(const bodies& v, const box_contacts& c, std::size_t begin,
                             std::size_t end, const detail::solve_parameters& p) {
-        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
-            const std::uint32_t* i = c.circle;
-            const F nx = r.load(c.normal_x);
-            const F ny = r.load(c.normal_y);
-            const F box_normal = r.load(c.box_normal);
-            const bodies_of_run bi = r.gather(v.state, i);
-            const F s = r.load(c.base) + (bi.dx * nx + bi.dy * ny) - F(p.elapsed) * box_normal;
-            F vx = bi.vx;
-            F vy = bi.vy;
-            const F vn = (vx * nx + vy * ny) - box_normal;
-            const F total = r.load(c.normal);
-            const F normal = max_ps<Arch>(total + normal_change(s, vn, total, F(p.fixed.bias_rate),
-                                                                F(p.fixed.mass_scale),
-                                                                F(p.fixed.impulse_scale), p),
-                                          F(0.0F));
-            r.store(c.normal, normal);
-            r.store(c.max_normal, max_ps<Arch>(r.load(c.max_normal), normal));
-            const F dn = normal - total;
-            vx = vx + dn * nx;
-            vy = vy + dn * ny;
-            const F vt = (vx * negate<Arch>(ny) + vy * nx) - r.load(c.box_tangent);
-            const F limit = F(p.friction) * normal;
-            const F old_tangent = r.load(c.tangent);
-            const F tangent =
-                max_ps<Arch>(negate<Arch>(limit), min_ps<Arch>(old_tangent - vt, limit));
-            const F dt = tangent - old_tangent;
-            r.store(c.tangent, tangent);
-            vx = vx + dt * negate<Arch>(ny);
-            vy = vy + dt * nx;
-            const M all = F(0.0F) == F(0.0F);
-            r.scatter(v.state, i, vx, vy, all);
-        });
+        for_each_run(
+            begin, end, c.overflow_start, [&](const run& r) __attribute__((always_inline)) {
+                const std::uint32_t* i = c.circle;
+                const F nx = r.load(c.normal_x);
+                const F ny = r.load(c.normal_y);
+                const F box_normal = r.load(c.box_normal);
+                const bodies_of_run bi = r.gather(v.state, i);
+                const F s = r.load(c.base) + (bi.dx * nx + bi.dy * ny) - F(p.elapsed) * box_normal;
+                F vx = bi.vx;
+                F vy = bi.vy;
+                const F vn = (vx * nx + vy * ny) - box_normal;
+                const F total = r.load(c.normal);
+                const F normal = max_ps<Arch>(
+                    total + normal_change(s, vn, total, F(p.fixed.bias_rate), F(p.fixed.mass_scale),
+                                          F(p.fixed.impulse_scale), p),
+                    F(0.0F));
+                r.store(c.normal, normal);
+                if (p.keep_max_normal) {
+                    r.store(c.max_normal, max_ps<Arch>(r.load(c.max_normal), normal));
+                }
+                const F dn = normal - total;
+                vx = vx + dn * nx;
+                vy = vy + dn * ny;
+                const F vt = (vx * negate<Arch>(ny) + vy * nx) - r.load(c.box_tangent);
+                const F limit = F(p.friction) * normal;
+                const F old_tangent = r.load(c.tangent);
+                const F tangent =
+                    max_ps<Arch>(negate<Arch>(limit), min_ps<Arch>(old_tangent - vt, limit));
+                const F dt = tangent - old_tangent;
+                r.store(c.tangent, tangent);
+                vx = vx + dt * negate<Arch>(ny);
+                vy = vy + dt * nx;
+                const M all = F(0.0F) == F(0.0F);
+                r.scatter(v.state, i, vx, vy, all);
+            });
     }
 
     // Reference restitution_pairs' test: which lanes bounce.
@@ -368,60 +437,64 @@ struct solver_simd {
 
     static void restitution_pairs(const bodies& v, const contacts& c, std::size_t begin,
                                   std::size_t end, const detail::restitution_parameters& p) {
-        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
-            const std::uint32_t* a = c.a;
-            const std::uint32_t* b = c.b;
-            const F approach = r.load(c.approach);
-            const M bounce = bounces(r, approach, c.max_normal, p);
-            if (!xsimd::any(bounce)) {
-                return;
-            }
-            const F nx = r.load(c.normal_x);
-            const F ny = r.load(c.normal_y);
-            const F wa = r.load(c.wa);
-            const F wb = r.load(c.wb);
-            const bodies_of_run ba = r.gather(v.state, a);
-            const bodies_of_run bb = r.gather(v.state, b);
-            F vax = ba.vx;
-            F vay = ba.vy;
-            F vbx = bb.vx;
-            F vby = bb.vy;
-            const F vn = (vbx - vax) * nx + (vby - vay) * ny;
-            const F total = r.load(c.normal);
-            const F normal = pick<Arch>(
-                bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)), total);
-            r.store(c.normal, normal);
-            const F dn = normal - total;
-            apply_pair(wa, wb, dn * nx, dn * ny, vax, vay, vbx, vby);
-            const M a_moves = (wa > F(0.0F)) & bounce;
-            const M b_moves = (wb > F(0.0F)) & bounce;
-            r.scatter(v.state, a, vax, vay, a_moves);
-            r.scatter(v.state, b, vbx, vby, b_moves);
-        });
+        for_each_run(
+            begin, end, c.overflow_start, [&](const run& r) __attribute__((always_inline)) {
+                const std::uint32_t* a = c.a;
+                const std::uint32_t* b = c.b;
+                const F approach = r.load(c.approach);
+                const M bounce = bounces(r, approach, c.max_normal, p);
+                if (!xsimd::any(bounce)) {
+                    return;
+                }
+                const F nx = r.load(c.normal_x);
+                const F ny = r.load(c.normal_y);
+                const F wa = r.load(c.wa);
+                const F wb = r.load(c.wb);
+                const bodies_of_run ba = r.gather(v.state, a);
+                const bodies_of_run bb = r.gather(v.state, b);
+                F vax = ba.vx;
+                F vay = ba.vy;
+                F vbx = bb.vx;
+                F vby = bb.vy;
+                const F vn = (vbx - vax) * nx + (vby - vay) * ny;
+                const F total = r.load(c.normal);
+                const F normal = pick<Arch>(
+                    bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)),
+                    total);
+                r.store(c.normal, normal);
+                const F dn = normal - total;
+                apply_pair(wa, wb, dn * nx, dn * ny, vax, vay, vbx, vby);
+                const M a_moves = (wa > F(0.0F)) & bounce;
+                const M b_moves = (wb > F(0.0F)) & bounce;
+                r.scatter(v.state, a, vax, vay, a_moves);
+                r.scatter(v.state, b, vbx, vby, b_moves);
+            });
     }
 
     static void restitution_boxes(const bodies& v, const box_contacts& c, std::size_t begin,
                                   std::size_t end, const detail::restitution_parameters& p) {
-        for_each_run(begin, end, c.overflow_start, [&](const run& r) {
-            const std::uint32_t* i = c.circle;
-            const F approach = r.load(c.approach);
-            const M bounce = bounces(r, approach, c.max_normal, p);
-            if (!xsimd::any(bounce)) {
-                return;
-            }
-            const F nx = r.load(c.normal_x);
-            const F ny = r.load(c.normal_y);
-            const bodies_of_run bi = r.gather(v.state, i);
-            const F vx = bi.vx;
-            const F vy = bi.vy;
-            const F vn = (vx * nx + vy * ny) - r.load(c.box_normal);
-            const F total = r.load(c.normal);
-            const F normal = pick<Arch>(
-                bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)), total);
-            r.store(c.normal, normal);
-            const F dn = normal - total;
-            r.scatter(v.state, i, vx + dn * nx, vy + dn * ny, bounce);
-        });
+        for_each_run(
+            begin, end, c.overflow_start, [&](const run& r) __attribute__((always_inline)) {
+                const std::uint32_t* i = c.circle;
+                const F approach = r.load(c.approach);
+                const M bounce = bounces(r, approach, c.max_normal, p);
+                if (!xsimd::any(bounce)) {
+                    return;
+                }
+                const F nx = r.load(c.normal_x);
+                const F ny = r.load(c.normal_y);
+                const bodies_of_run bi = r.gather(v.state, i);
+                const F vx = bi.vx;
+                const F vy = bi.vy;
+                const F vn = (vx * nx + vy * ny) - r.load(c.box_normal);
+                const F total = r.load(c.normal);
+                const F normal = pick<Arch>(
+                    bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)),
+                    total);
+                r.store(c.normal, normal);
+                const F dn = normal - total;
+                r.scatter(v.state, i, vx + dn * nx, vy + dn * ny, bounce);
+            });
     }
 };
 
@@ -436,9 +509,11 @@ const solver_kernels& simd_solver_table() noexcept {
     // constexpr: constant-initialised, so no object has a dynamic initialiser that could run
     // on a CPU without its instruction set.
     static constexpr solver_kernels table{
-        &S::bodies_in,           &S::velocities_out,   &S::integrate_velocities,
-        &S::integrate_positions, &S::warm_start_pairs, &S::warm_start_boxes,
-        &S::solve_pairs,         &S::solve_boxes,      &S::restitution_pairs,
+        &S::bodies_in,           &S::prepare_pairs,
+        &S::velocities_out,      &S::integrate_velocities,
+        &S::integrate_positions, &S::warm_start_pairs,
+        &S::warm_start_boxes,    &S::solve_pairs,
+        &S::solve_boxes,         &S::restitution_pairs,
         &S::restitution_boxes,
     };
     return table;
