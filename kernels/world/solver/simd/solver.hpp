@@ -282,8 +282,11 @@ struct solver_simd {
     }
 
     // A contact's accumulated impulses as one, the friction impulse along (-ny, nx).
+    struct impulse {
+        F x, y;
+    };
     template <class View>
-    [[gnu::always_inline]] static std::pair<F, F> accumulated_impulse(const run& r, const View& c) {
+    [[gnu::always_inline]] static impulse accumulated_impulse(const run& r, const View& c) {
         const F nx = r.load(c.normal_x);
         const F ny = r.load(c.normal_y);
         const F normal = r.load(c.normal);
