@@ -6,6 +6,7 @@
 #pragma once
 
 #include "pairwise/simd/block_loop.hpp"
+#include "pairwise/simd/lanes.hpp"
 #include "pairwise/simd/world_pair_arch.hpp"
 #include "world/solver/solver_table.hpp"
 
@@ -207,10 +208,10 @@ struct solver_simd {
                 const bodies_of_run sb = r.gather(shapes, c.b);
                 const F dx = sb.vx - sa.vx;
                 const F dy = sb.vy - sa.vy;
-                const F distance = xsimd::sqrt(dx * dx + dy * dy);
+                const F distance = square_root<Arch>(dx * dx + dy * dy);
                 const M apart = distance > F(0.0F);
-                const F nx = pick<Arch>(apart, dx / distance, F(1.0F));
-                const F ny = pick<Arch>(apart, dy / distance, F(0.0F));
+                const F nx = pick<Arch>(apart, divide<Arch>(dx, distance), F(1.0F));
+                const F ny = pick<Arch>(apart, divide<Arch>(dy, distance), F(0.0F));
                 r.store(c.normal_x, nx);
                 r.store(c.normal_y, ny);
                 const F base = distance - (sa.dx + sb.dx);
@@ -222,8 +223,8 @@ struct solver_simd {
                 const F wb = pick<Arch>(fits, sb.dy, sb.dy * F(0.5F));
                 const F w = wa + wb;
                 const M moves = w > F(0.0F);
-                r.store(c.wa, pick<Arch>(moves, wa / w, F(0.0F)));
-                r.store(c.wb, pick<Arch>(moves, wb / w, F(0.0F)));
+                r.store(c.wa, pick<Arch>(moves, divide<Arch>(wa, w), F(0.0F)));
+                r.store(c.wb, pick<Arch>(moves, divide<Arch>(wb, w), F(0.0F)));
                 const bodies_of_run va = r.gather(state, c.a);
                 const bodies_of_run vb = r.gather(state, c.b);
                 const F approach = (vb.vx - va.vx) * nx + (vb.vy - va.vy) * ny;
