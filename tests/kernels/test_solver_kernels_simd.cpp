@@ -1,9 +1,10 @@
 // The soft step's kernels (kernels/world/solver/) on every instruction set against the
-// scalar reference, bit for bit: the per-circle stages, and warm start, solve, relax and
-// restitution over colours of random contacts (no moving circle twice in a colour), the
-// overflow taken in order, every length around the lane counts; with static circles,
-// contacts apart (speculative) and overlapping, pushes past the speed cap, impulses at the
-// friction bound, and approaches on either side of the restitution threshold.
+// scalar reference, bit for bit: the per-circle stages, prepare over pairs of circles, and
+// warm start, solve, relax and restitution over colours of random contacts (no moving
+// circle twice in a colour), the overflow taken in order, every length around the lane
+// counts; with static circles, contacts apart (speculative) and overlapping, pushes past
+// the speed cap, impulses at the friction bound, and approaches on either side of the
+// restitution threshold.
 #include "test_support.hpp"
 #include "world/solver/colours.hpp"
 #include "world/solver/solver_table.hpp"
