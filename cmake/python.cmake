@@ -19,3 +19,25 @@ if(Python3_FOUND)
         set(simdcollide_python_found ON)
     endif()
 endif()
+# Say which interpreter the module is for, and when the first python3 on PATH is another
+# one (which could not import it).
+if(simdcollide_python_found AND NOT simdcollide_python_reported)
+    set(simdcollide_python_reported ON)
+    message(STATUS "simdcollide: the Python module is built for ${Python3_EXECUTABLE} "
+                   "(Python ${Python3_VERSION}, with numpy ${Python3_NumPy_VERSION})")
+    find_program(simdcollide_first_python3 python3 NO_CACHE)
+    if(simdcollide_first_python3)
+        file(REAL_PATH "${simdcollide_first_python3}" first_python3)
+        file(REAL_PATH "${Python3_EXECUTABLE}" module_python3)
+        if(NOT first_python3 STREQUAL module_python3)
+            message(STATUS "simdcollide: the first python3 on PATH, ${simdcollide_first_python3}, "
+                           "is another interpreter: run the module with ${Python3_EXECUTABLE}, "
+                           "or configure with -DPython3_EXECUTABLE=<yours> after installing "
+                           "numpy and Python's headers for it")
+        endif()
+    endif()
+elseif(NOT simdcollide_python_found AND NOT simdcollide_python_reported)
+    set(simdcollide_python_reported ON)
+    message(STATUS "simdcollide: no Python module: it needs Python 3 with its headers and "
+                   "numpy, and pybind11 (Debian: python3-dev python3-numpy pybind11-dev)")
+endif()
