@@ -196,6 +196,16 @@ struct solver_simd {
         }
     }
 
+    // W circles' shapes (contacts.hpp), gathered as their state is.
+    struct shapes_of_run {
+        F x, y, radius, inverse_mass;
+    };
+    [[gnu::always_inline]] static shapes_of_run gather_shapes(const run& r, const float* shapes,
+                                                              const std::uint32_t* index) {
+        const bodies_of_run g = r.gather(shapes, index);
+        return {g.vx, g.vy, g.dx, g.dy};
+    }
+
     // Reference prepare_pairs for a run: every contact is written alone, so the overflow
     // colour runs W at a time too.
     static void prepare_pairs(const float* state, const float* shapes,
@@ -203,24 +213,23 @@ struct solver_simd {
                               std::size_t end, float impulse_ratio) {
         for_each_run(
             begin, end, end, [&](const run& r) __attribute__((always_inline)) {
-                // (x, y, radius, inverse mass) of each circle
-                const bodies_of_run sa = r.gather(shapes, c.a);
-                const bodies_of_run sb = r.gather(shapes, c.b);
-                const F dx = sb.vx - sa.vx;
-                const F dy = sb.vy - sa.vy;
+                const shapes_of_run sa = gather_shapes(r, shapes, c.a);
+                const shapes_of_run sb = gather_shapes(r, shapes, c.b);
+                const F dx = sb.x - sa.x;
+                const F dy = sb.y - sa.y;
                 const F distance = square_root<Arch>(dx * dx + dy * dy);
                 const M apart = distance > F(0.0F);
                 const F nx = pick<Arch>(apart, divide<Arch>(dx, distance), F(1.0F));
                 const F ny = pick<Arch>(apart, divide<Arch>(dy, distance), F(0.0F));
                 r.store(c.normal_x, nx);
                 r.store(c.normal_y, ny);
-                const F base = distance - (sa.dx + sb.dx);
+                const F base = distance - (sa.radius + sb.radius);
                 r.store(c.base, base);
                 // the sum overflows: halve (FLT_MAX: numeric_limits' max() is, at -O0, a
                 // function every object would share)
-                const M fits = (sa.dy + sb.dy) <= F(FLT_MAX);
-                const F wa = pick<Arch>(fits, sa.dy, sa.dy * F(0.5F));
-                const F wb = pick<Arch>(fits, sb.dy, sb.dy * F(0.5F));
+                const M fits = (sa.inverse_mass + sb.inverse_mass) <= F(FLT_MAX);
+                const F wa = pick<Arch>(fits, sa.inverse_mass, sa.inverse_mass * F(0.5F));
+                const F wb = pick<Arch>(fits, sb.inverse_mass, sb.inverse_mass * F(0.5F));
                 const F w = wa + wb;
                 const M moves = w > F(0.0F);
                 r.store(c.wa, pick<Arch>(moves, divide<Arch>(wa, w), F(0.0F)));
