@@ -2,7 +2,6 @@
 #include "world/solver/prepare.hpp"
 
 #include <cmath>
-#include <limits>
 
 namespace simdcollide::detail {
 
