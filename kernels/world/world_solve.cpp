@@ -194,7 +194,6 @@ void detail::world_state::solve_step(float dt, const detail::kernel_table& kerne
     solve.keep_max_normal = options_.restitution > 0.0F; // only restitution reads it
     solve.moving = soft_of(hertz, options_.contact_damping_ratio, h);
     solve.fixed = soft_of(2.0F * hertz, options_.contact_damping_ratio, h);
-    const auto per_circle = [&](auto&& body) { for_each_circle_block(tasks, p, body); };
     float* const state = bodies_.data();
     const detail::pair_contacts_view pair_view = pair_contacts_.view();
     const detail::box_contacts_view box_view = box_solver_contacts_.view();
@@ -215,7 +214,7 @@ void detail::world_state::solve_step(float dt, const detail::kernel_table& kerne
         kinematic_substep_start(s);
         solve.elapsed = static_cast<float>(s) * h;
         clock_.enter(detail::step_stage::integrate_velocities);
-        per_circle([&](const particles_view& c, std::size_t first) {
+        for_each_circle_block(tasks, p, [&](const particles_view& c, std::size_t first) {
             solver.integrate_velocities(c, state + 4 * first, options_.gravity_x * h,
                                         options_.gravity_y * h);
         });
@@ -228,13 +227,13 @@ void detail::world_state::solve_step(float dt, const detail::kernel_table& kerne
         solve_pass(solve);
         clock_.enter(detail::step_stage::fast);
         // the velocities the sweeps and the look for fast circles read
-        per_circle([&](const particles_view& c, std::size_t first) {
+        for_each_circle_block(tasks, p, [&](const particles_view& c, std::size_t first) {
             solver.velocities_out(c, state + 4 * first);
         });
         find_fast_circles(h, fast_floor_, kernels);
         note_kinematic_starts(h);
         clock_.enter(detail::step_stage::integrate_positions);
-        per_circle([&](const particles_view& c, std::size_t first) {
+        for_each_circle_block(tasks, p, [&](const particles_view& c, std::size_t first) {
             solver.integrate_positions(c, state + 4 * first, h, start_x_.data() + first,
                                        start_y_.data() + first);
         });
@@ -260,7 +259,7 @@ void detail::world_state::solve_step(float dt, const detail::kernel_table& kerne
              });
     }
     clock_.enter(detail::step_stage::scatter);
-    per_circle([&](const particles_view& c, std::size_t first) {
+    for_each_circle_block(tasks, p, [&](const particles_view& c, std::size_t first) {
         solver.velocities_out(c, state + 4 * first);
     });
 }

@@ -448,6 +448,19 @@ struct solver_simd {
         return quiet ^ all;
     }
 
+    // Reference restitution's normal impulse where a lane bounces (leaving at restitution
+    // times its approach speed), stored; returns its change.
+    template <class View>
+    [[gnu::always_inline]] static F bounce_change(const run& r, const View& c, const F& vn,
+                                                  const F& approach, const M& bounce,
+                                                  const detail::restitution_parameters& p) {
+        const F total = r.load(c.normal);
+        const F normal = pick<Arch>(
+            bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)), total);
+        r.store(c.normal, normal);
+        return normal - total;
+    }
+
     static void restitution_pairs(const bodies& v, const contacts& c, std::size_t begin,
                                   std::size_t end, const detail::restitution_parameters& p) {
         for_each_run(
@@ -470,12 +483,7 @@ struct solver_simd {
                 F vbx = bb.vx;
                 F vby = bb.vy;
                 const F vn = (vbx - vax) * nx + (vby - vay) * ny;
-                const F total = r.load(c.normal);
-                const F normal = pick<Arch>(
-                    bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)),
-                    total);
-                r.store(c.normal, normal);
-                const F dn = normal - total;
+                const F dn = bounce_change(r, c, vn, approach, bounce, p);
                 apply_pair(wa, wb, dn * nx, dn * ny, vax, vay, vbx, vby);
                 const M a_moves = (wa > F(0.0F)) & bounce;
                 const M b_moves = (wb > F(0.0F)) & bounce;
@@ -500,12 +508,7 @@ struct solver_simd {
                 const F vx = bi.vx;
                 const F vy = bi.vy;
                 const F vn = (vx * nx + vy * ny) - r.load(c.box_normal);
-                const F total = r.load(c.normal);
-                const F normal = pick<Arch>(
-                    bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)),
-                    total);
-                r.store(c.normal, normal);
-                const F dn = normal - total;
+                const F dn = bounce_change(r, c, vn, approach, bounce, p);
                 r.scatter(v.state, i, vx + dn * nx, vy + dn * ny, bounce);
             });
     }
