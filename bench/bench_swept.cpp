@@ -3,6 +3,7 @@
 // a box set through the grid and by brute force. Items are moves.
 #include "bench_support.hpp"
 
+#include <simdcollide/static_boxes.hpp>
 #include <simdcollide/swept.hpp>
 
 #include <map>

@@ -8,6 +8,9 @@
 // Consequences that hold (and are tested): a circle resting across the seam of two adjacent
 // boxes forming one flat floor is pushed out once, not twice; a circle wedged in the inside
 // corner between two boxes ends outside both.
+//
+// sweep_all sweeps moving circles (swept.hpp) against the whole set: each move's first
+// impact among the boxes, through the grid or, in the reference, against every box.
 #pragma once
 
 #include <simdcollide/containers.hpp>
@@ -16,6 +19,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <span>
 #include <vector>
 
 namespace simdcollide {
@@ -91,10 +96,27 @@ std::size_t push_out_all(circles_view circles, const static_box_grid& grid, floa
 std::size_t push_out_all(circles_view circles, const static_box_grid& grid, float margin,
                          const workers& w);
 
+/// What sweep_all writes for a move that hits no box.
+inline constexpr std::uint32_t no_box = std::numeric_limits<std::uint32_t>::max();
+
+/// Every move against every box of `grid`: each move's first impact, the earliest among the
+/// boxes (ties: the lowest box index), into `out`, and the index of the box it hits into
+/// `box[i]` (no_box where it hits none). Visits only the boxes near each move's path; the
+/// result is bit-identical to reference::sweep_all over grid.boxes(). Returns the number of
+/// moves that hit a box. `box` must have the circles' count.
+std::size_t sweep_all(circles_cview circles, displacements_cview moves, const static_box_grid& grid,
+                      impacts_view out, std::span<std::uint32_t> box);
+/// The same on `w`'s workers (workers.hpp), with the same bits: each takes blocks of moves.
+std::size_t sweep_all(circles_cview circles, displacements_cview moves, const static_box_grid& grid,
+                      impacts_view out, std::span<std::uint32_t> box, const workers& w);
+
 namespace reference {
 /// The brute force: for each circle, for each box in ascending index, the pairwise
 /// reference push-out. O(circles * boxes).
 std::size_t push_out_all(circles_view circles, aabbs_view boxes, float margin = 0.0F);
+/// The brute force: every move against every box, in ascending box index. O(moves * boxes).
+std::size_t sweep_all(circles_cview circles, displacements_cview moves, aabbs_view boxes,
+                      impacts_view out, std::span<std::uint32_t> box);
 } // namespace reference
 
 } // namespace simdcollide

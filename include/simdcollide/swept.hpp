@@ -31,13 +31,9 @@
 
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
-#include <simdcollide/static_boxes.hpp>
 #include <simdcollide/workers.hpp>
 
 #include <cstddef>
-#include <cstdint>
-#include <limits>
-#include <span>
 
 namespace simdcollide {
 
@@ -55,20 +51,6 @@ std::size_t sweep(circles_cview circles, displacements_cview moves, const aabb& 
 /// number of impacts.
 std::size_t sweep(circles_cview circles, displacements_cview moves, circles_cview obstacles,
                   impacts_view out);
-
-/// What sweep_all writes for a move that hits no box.
-inline constexpr std::uint32_t no_box = std::numeric_limits<std::uint32_t>::max();
-
-/// Every move against every box of `grid`: each move's first impact, the earliest among the
-/// boxes (ties: the lowest box index), into `out`, and the index of the box it hits into
-/// `box[i]` (no_box where it hits none). Visits only the boxes near each move's path; the
-/// result is bit-identical to reference::sweep_all over grid.boxes(). Returns the number of
-/// moves that hit a box. `box` must have the circles' count.
-std::size_t sweep_all(circles_cview circles, displacements_cview moves, const static_box_grid& grid,
-                      impacts_view out, std::span<std::uint32_t> box);
-/// The same on `w`'s workers (workers.hpp), with the same bits: each takes blocks of moves.
-std::size_t sweep_all(circles_cview circles, displacements_cview moves, const static_box_grid& grid,
-                      impacts_view out, std::span<std::uint32_t> box, const workers& w);
 
 /// The sweeps above on `w`'s workers (workers.hpp): the same checks and the same bits, every
 /// worker taking blocks of the moves.
@@ -88,9 +70,6 @@ std::size_t sweep(circles_cview circles, displacements_cview moves, const aabb& 
                   impacts_view out);
 std::size_t sweep(circles_cview circles, displacements_cview moves, circles_cview obstacles,
                   impacts_view out);
-/// The brute force: every move against every box, in ascending box index. O(moves * boxes).
-std::size_t sweep_all(circles_cview circles, displacements_cview moves, aabbs_view boxes,
-                      impacts_view out, std::span<std::uint32_t> box);
 } // namespace reference
 
 } // namespace simdcollide

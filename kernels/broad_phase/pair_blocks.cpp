@@ -1,6 +1,7 @@
 // A pair list cut for workers (pair_groups.hpp, pair_blocks), and separate_in_order over it:
 // the world's schedule (pair_schedule.hpp) offered on its own.
 #include "broad_phase/pair_schedule.hpp"
+#include "broad_phase/separate_in_order.hpp"
 #include "pairwise/kernel_table.hpp"
 #include "pairwise/pair_list.hpp"
 #include "runtime/arguments.hpp"

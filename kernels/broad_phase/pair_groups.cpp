@@ -2,6 +2,7 @@
 // order (pair_groups.hpp).
 #include <simdcollide/pair_groups.hpp>
 
+#include "broad_phase/separate_in_order.hpp"
 #include "pairwise/kernel_table.hpp"
 #include "pairwise/pair_list.hpp"
 #include "runtime/arguments.hpp"
@@ -117,12 +118,10 @@ const pair_groups& pair_grouper::group_chunks(std::span<const circle_pair> list,
 // Colours one chunk greedily in list order into next_, from pair `at` of the result on.
 // state_ holds each circle's colours in the colouring under way, and is all zeros between
 // chunks: a chunk's colouring clears the entries of its circles when it closes (a pass over
-// its pairs that costs less than telling old entries from current ones on every pair did:
-// with a colouring number in each entry, grouping took 178 us on the 10 000-circle pile's
-// pairs, without it 113 us). The lowest free colour is taken as a bit, ~taken & (taken + 1),
-// and its index worked out off that chain; measured alone, that gained nothing over
-// countr_one and a shift (123-129 against 126-128 us, alternating runs). Returns one past
-// the highest circle the chunk's pairs name.
+// its pairs that costs less than telling old entries from current ones on every pair
+// (docs/performance.md, "Measurements behind the code")). The lowest free colour is taken as a bit,
+// ~taken & (taken + 1), and its index worked out off that chain. Returns one past the
+// highest circle the chunk's pairs name.
 std::uint32_t pair_grouper::colour_chunk(std::span<const circle_pair> chunk, std::size_t at) {
     colour_.resize(chunk.size());
     // Raw pointers, held in registers: a store through the uint8_t colours could alias the
@@ -200,6 +199,32 @@ void pair_grouper::close_colours(std::span<const circle_pair> pairs, const std::
         out[to[colour_of[k]]++] = pairs[k];
     }
 }
+
+namespace detail {
+
+void require_in_order_arguments(particles_view c, std::size_t circle_count, int rounds) {
+    constexpr const char* kernel = "separate_in_order";
+    require_count(kernel, "circles", circle_count, c.count);
+    require_fields(kernel, "circles", c.count, {c.x, c.y, c.radius, c.inverse_mass});
+    if (rounds < 0) {
+        throw std::invalid_argument(std::string("simdcollide::") + kernel + ": rounds is " +
+                                    std::to_string(rounds) + ", must be >= 0");
+    }
+    require_apart(kernel,
+                  {writes("circles.x", c.x, c.count), writes("circles.y", c.y, c.count),
+                   reads("circles.radius", c.radius, c.count),
+                   reads("circles.inverse_mass", c.inverse_mass, c.count)},
+                  in_place::refused);
+}
+
+void separate_in_order_unchecked(const kernel_table& t, particles_view c, const pair_groups& groups,
+                                 separation_weighting mode, int rounds,
+                                 separation_workspace& workspace) {
+    t.world.separate_in_order(c, groups.pairs().data(), groups.ends().data(), groups.ends().size(),
+                              mode, rounds, scratch_of(workspace, 4 * c.count));
+}
+
+} // namespace detail
 
 namespace {
 

@@ -170,28 +170,6 @@ std::size_t contact_unchecked(const kernel_table& t, circles_cview c,
                                         scratch_of(workspace, 4 * c.count));
 }
 
-void require_in_order_arguments(particles_view c, std::size_t circle_count, int rounds) {
-    constexpr const char* kernel = "separate_in_order";
-    require_count(kernel, "circles", circle_count, c.count);
-    require_fields(kernel, "circles", c.count, {c.x, c.y, c.radius, c.inverse_mass});
-    if (rounds < 0) {
-        throw std::invalid_argument(std::string("simdcollide::") + kernel + ": rounds is " +
-                                    std::to_string(rounds) + ", must be >= 0");
-    }
-    require_apart(kernel,
-                  {writes("circles.x", c.x, c.count), writes("circles.y", c.y, c.count),
-                   reads("circles.radius", c.radius, c.count),
-                   reads("circles.inverse_mass", c.inverse_mass, c.count)},
-                  in_place::refused);
-}
-
-void separate_in_order_unchecked(const kernel_table& t, particles_view c, const pair_groups& groups,
-                                 separation_weighting mode, int rounds,
-                                 separation_workspace& workspace) {
-    t.world.separate_in_order(c, groups.pairs().data(), groups.ends().data(), groups.ends().size(),
-                              mode, rounds, scratch_of(workspace, 4 * c.count));
-}
-
 std::size_t separate_unchecked(const kernel_table& t, particles_view c,
                                std::span<const circle_pair> pairs, separation_weighting mode,
                                separation_workspace& workspace) {

@@ -1,27 +1,16 @@
-// Public swept-circle entry points: check the arguments once, then call the chosen table;
-// and sweep_all, a move's first impact among a box set.
+// Public swept-circle entry points: check the arguments once, then call the chosen table.
 #include <simdcollide/swept.hpp>
 
 #include "pairwise/kernel_table.hpp"
+#include "pairwise/swept_checks.hpp"
 #include "runtime/arguments.hpp"
 #include "runtime/tasks.hpp"
 #include "runtime/view_slices.hpp"
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
-#include <vector>
 
 namespace simdcollide {
-namespace detail::swept_impl {
-// The reference's per-move math, for sweep_all's grid path (see static_boxes.cpp for why a
-// namespace of this file).
-#include "pairwise/reference/minmax.inl"
-
-#include "pairwise/reference/circle_aabb.inl"
-#include "pairwise/reference/swept.inl"
-} // namespace detail::swept_impl
 
 namespace {
 
@@ -94,8 +83,10 @@ std::size_t sweep_circles_with(const detail::kernel_table& t, circles_cview c,
         });
 }
 
-void check_sweep_all(circles_cview c, displacements_cview d, impacts_view out,
-                     std::span<std::uint32_t> box) {
+} // namespace
+
+void detail::check_sweep_all(circles_cview c, displacements_cview d, impacts_view out,
+                             std::span<std::uint32_t> box) {
     check_moves("sweep_all", c, d, out);
     detail::require_count("sweep_all", "box", c.count, box.size());
     detail::require_apart("sweep_all",
@@ -108,58 +99,6 @@ void check_sweep_all(circles_cview c, displacements_cview d, impacts_view out,
 #undef SIMDCOLLIDE_IMPACT_WRITES
 #undef SIMDCOLLIDE_MOVE_READS
 
-// A move's first impact so far among the boxes seen, in ascending box index: a later box
-// takes its place only with an earlier time.
-struct first_impact {
-    detail::swept_impl::impact_result impact = detail::swept_impl::no_impact();
-    std::uint32_t box = no_box;
-
-    void offer(const detail::swept_impl::impact_result& k, std::uint32_t index) {
-        if (k.hit && (box == no_box || k.time < impact.time)) {
-            impact = k;
-            box = index;
-        }
-    }
-};
-
-std::size_t store_first(impacts_view out, std::span<std::uint32_t> box, std::size_t i,
-                        const first_impact& f) {
-    detail::swept_impl::store_impact(out, i, f.impact);
-    box[i] = f.box;
-    return f.box == no_box ? 0 : 1;
-}
-
-detail::swept_impl::impact_result sweep_one(circles_cview c, displacements_cview d, std::size_t i,
-                                            aabbs_view b, std::uint32_t k) {
-    return detail::swept_impl::sweep_box_of(c.x[i], c.y[i], c.radius[i], d.dx[i], d.dy[i],
-                                            b.min_x[k], b.min_y[k], b.max_x[k], b.max_y[k]);
-}
-
-// Each move's first impact among the boxes `candidates(i)` lists for move i, ascending.
-template <class Candidates>
-std::size_t first_impacts(circles_cview c, displacements_cview d, aabbs_view boxes,
-                          impacts_view out, std::span<std::uint32_t> box, Candidates candidates) {
-    std::size_t hits = 0;
-    for (std::size_t i = 0; i < c.count; ++i) {
-        first_impact first;
-        for (const std::uint32_t k : candidates(i)) {
-            first.offer(sweep_one(c, d, i, boxes, k), k);
-        }
-        hits += store_first(out, box, i, first);
-    }
-    return hits;
-}
-
-std::vector<std::uint32_t> every_box(aabbs_view boxes) {
-    std::vector<std::uint32_t> all(boxes.count);
-    for (std::uint32_t k = 0; k < boxes.count; ++k) {
-        all[k] = k;
-    }
-    return all;
-}
-
-} // namespace
-
 std::size_t sweep(circles_cview circles, displacements_cview moves, aabbs_view boxes,
                   impacts_view out) {
     return sweep_boxes_with(detail::active_table(), circles, moves, boxes, out);
@@ -171,48 +110,6 @@ std::size_t sweep(circles_cview circles, displacements_cview moves, const aabb& 
 std::size_t sweep(circles_cview circles, displacements_cview moves, circles_cview obstacles,
                   impacts_view out) {
     return sweep_circles_with(detail::active_table(), circles, moves, obstacles, out);
-}
-
-namespace {
-
-// sweep_all of checked arguments.
-std::size_t sweep_all_checked(circles_cview circles, displacements_cview moves,
-                              const static_box_grid& grid, impacts_view out,
-                              std::span<std::uint32_t> box) {
-    const aabbs_view boxes = grid.boxes();
-    // With few boxes, every box is a candidate: cheaper than asking the grid.
-    if (boxes.count <= static_box_grid::brute_force_below) {
-        const std::vector<std::uint32_t> all = every_box(boxes);
-        return first_impacts(
-            circles, moves, boxes, out, box, [&](std::size_t) -> const auto& { return all; });
-    }
-    std::vector<std::uint32_t> near;
-    return first_impacts(
-        circles, moves, boxes, out, box, [&](std::size_t i) -> const auto& {
-            grid.candidates_along(circles.x[i], circles.y[i], circles.radius[i], moves.dx[i],
-                                  moves.dy[i], near);
-            return near;
-        });
-}
-
-} // namespace
-
-std::size_t sweep_all(circles_cview circles, displacements_cview moves, const static_box_grid& grid,
-                      impacts_view out, std::span<std::uint32_t> box) {
-    check_sweep_all(circles, moves, out, box);
-    return sweep_all_checked(circles, moves, grid, out, box);
-}
-
-std::size_t sweep_all(circles_cview circles, displacements_cview moves, const static_box_grid& grid,
-                      impacts_view out, std::span<std::uint32_t> box, const workers& w) {
-    check_sweep_all(circles, moves, out, box);
-    // Each move's first impact depends on that move alone.
-    constexpr std::size_t moves_per_task = 1024;
-    return detail::sum_over_blocks(
-        detail::runner_of(w), circles.count, moves_per_task, [&](std::size_t i, std::size_t e) {
-            return sweep_all_checked(detail::slice(circles, i, e), detail::slice(moves, i, e), grid,
-                                     detail::slice(out, i, e), detail::slice(box, i, e));
-        });
 }
 
 std::size_t sweep(circles_cview circles, displacements_cview moves, aabbs_view boxes,
@@ -245,15 +142,6 @@ std::size_t sweep(circles_cview circles, displacements_cview moves, circles_cvie
     return sweep_circles_with(detail::reference_table(), circles, moves, obstacles, out);
 }
 
-std::size_t sweep_all(circles_cview circles, displacements_cview moves, aabbs_view boxes,
-                      impacts_view out, std::span<std::uint32_t> box) {
-    check_sweep_all(circles, moves, out, box);
-    detail::require_fields("sweep_all", "boxes", boxes.count,
-                           {boxes.min_x, boxes.min_y, boxes.max_x, boxes.max_y});
-    const std::vector<std::uint32_t> all = every_box(boxes);
-    return first_impacts(
-        circles, moves, boxes, out, box, [&](std::size_t) -> const auto& { return all; });
-}
 } // namespace reference
 
 } // namespace simdcollide

@@ -10,6 +10,7 @@
 //
 // Build (clang): cmake -DCMAKE_CXX_COMPILER=clang++ -DSIMDCOLLIDE_BUILD_FUZZERS=ON ...
 // Run: simdcollide_fuzz_kernels -max_total_time=60 (docs/testing.md, "Fuzzing").
+#include "broad_phase/separate_in_order.hpp"
 #include "fuzz_reader.hpp"
 #include "pairwise/kernel_table.hpp"
 #include "pairwise/pair_list.hpp"

@@ -5,6 +5,7 @@
 // misalignment. And sweep_all through the grid against the brute force.
 #include "test_support.hpp"
 
+#include <simdcollide/static_boxes.hpp>
 #include <simdcollide/swept.hpp>
 
 #include <cstdint>
