@@ -1,6 +1,6 @@
 // Separation over a pair list in order (Gauss-Seidel): each pair's correction applied at
-// once, so that the pairs after it see where it left its circles. This is the particle
-// world's phase 3 (world.hpp); circle_circle.hpp's pair-list separate is the other way to
+// once, so that the pairs after it see where it left its circles, for simulations with an
+// integrator of their own; circle_circle.hpp's pair-list separate is the other way to
 // combine pairs that share a circle (Jacobi: every correction from the start positions,
 // averaged).
 //
@@ -39,7 +39,6 @@ class pair_blocks;
 
 namespace detail {
 class pair_schedule;
-class world_state;
 const pair_schedule& schedule_of(const pair_blocks& blocks) noexcept;
 } // namespace detail
 
@@ -85,14 +84,13 @@ public:
     [[nodiscard]] const pair_groups& groups() const noexcept { return groups_; }
 
 private:
-    friend class detail::world_state;
     friend class detail::pair_schedule;
     // group() for a list that differs from the last call's only in the chunks of the blocks
     // flagged in `changed` (flag k for first circles [k, k + 1) * circles_per_chunk; blocks
     // past its end count as changed), for the same circle count: the other chunks are taken
     // to be the last call's without comparing them, and the list is not kept (the next
-    // group() colours every chunk). For the particle world, which edits its list in a few
-    // places and knows which. Precondition, not checked: a chunk not flagged is the same as
+    // group() colours every chunk). For pair_blocks' parts, whose lists change in a few
+    // places known to the cut. Precondition, not checked: a chunk not flagged is the same as
     // in the last call's list (otherwise the result is not this list's; only a chunk whose
     // last length would run past the list's end is coloured instead).
     const pair_groups& regroup(std::span<const circle_pair> list, std::size_t circle_count,
@@ -125,7 +123,7 @@ private:
 };
 
 /// A pair list cut so that workers can separate it in order, side by side, with the bits of
-/// one thread: the particle world's schedule (world.hpp, "The schedule"). The circles are cut
+/// one thread. The circles are cut
 /// into blocks of block_circles() consecutive indices. Part k holds, in list order, the pairs
 /// whose second circle lies in block k and whose first lies in block k or k - 1, grouped as
 /// pair_grouper groups them; the far part holds the pairs that reach further. The order of
@@ -146,11 +144,11 @@ public:
     /// Cuts `pairs` of `circle_count` circles (below 2^32): every pair (a, b) with
     /// a < b < circle_count, the list ascending by a then b with no pair twice (as
     /// pair_finder::find gives it).
-    /// `block_circles`: a power of two from 1 024 to 2^20, or 0 (the default) to choose as the
-    /// world does: at least 16 384 and twice the index distance that 99 of 100 pairs stay
-    /// within, and where four such blocks fit, four or a multiple of four of about equal size.
-    /// The cut depends on these arguments alone. Throws std::invalid_argument, keeping the
-    /// last cut, for a list or a block size that is not so.
+    /// `block_circles`: a power of two from 1 024 to 2^20, or 0 (the default) to choose: at least
+    /// 16 384 and twice the index distance that 99 of 100 pairs stay within, and where four such
+    /// blocks fit, four or a multiple of four of about equal size. The cut depends on these
+    /// arguments alone. Throws std::invalid_argument, keeping the last cut, for a list or a block
+    /// size that is not so.
     void cut(std::span<const circle_pair> pairs, std::size_t circle_count,
              std::size_t block_circles = 0);
     /// The same cut, made on `w`'s workers.

@@ -1,19 +1,121 @@
 // The uniform grid of circle centres that the broad phase (pair_finder) and the world's
-// partial relisting share: how its cells are sized, and the sort into them (the types are
-// in pair_finder.hpp).
+// partial relisting share: its shape, the circles sorted into it, the circles changed since,
+// how its cells are sized, and the sort into them.
 #pragma once
 
-#include <simdcollide/pair_finder.hpp>
 #include <simdcollide/soa.hpp>
 
 #include "broad_phase/query_pad.hpp"
 #include "runtime/tasks.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace simdcollide::detail {
+
+/// Cells of `size` from (origin_x, origin_y), columns x rows of them.
+struct grid_shape {
+    double origin_x = 0.0;
+    double origin_y = 0.0;
+    double size = 1.0;
+    std::int64_t columns = 1;
+    std::int64_t rows = 1;
+
+    /// Monotonic in v (a <= b gives cell(a) <= cell(b)), which is what makes a query
+    /// rectangle conservative. NaN and -inf go to the first cell, +inf to the last.
+    [[nodiscard]] std::int64_t column(float v) const {
+        return clamp_cell((v - origin_x) / size, columns);
+    }
+    [[nodiscard]] std::int64_t row(float v) const {
+        return clamp_cell((v - origin_y) / size, rows);
+    }
+    [[nodiscard]] std::size_t cell(float x, float y) const {
+        return static_cast<std::size_t>(row(y) * columns + column(x));
+    }
+    [[nodiscard]] std::size_t cells() const { return static_cast<std::size_t>(columns * rows); }
+
+    static std::int64_t clamp_cell(double t, std::int64_t count) {
+        if (!(t >= 0.0)) {
+            return 0;
+        }
+        return t >= static_cast<double>(count - 1) ? count - 1 : static_cast<std::int64_t>(t);
+    }
+};
+
+/// A grid for circles: its shape, and r_small, the largest radius it is made for. Circles
+/// no larger than r_small that can touch (|d|^2 < (r_i + r_j + margin)^2) lie in the same
+/// or adjacent cells; larger ones are for the caller to search otherwise.
+struct circle_grid {
+    grid_shape shape;
+    float r_small = 0.0F;
+    bool empty = true; ///< no circle with a finite centre and radius
+};
+
+/// Circles counting-sorted into the cells of a grid (sort_into_cells below): what
+/// pair_finder searches, and what the particle world keeps to list a few circles again.
+struct circle_cells {
+    static constexpr std::uint32_t nowhere = 0xFFFFFFFFU; ///< the cell of a non-finite circle
+    circle_grid grid;
+    /// Cell k holds the sorted entries cell_start[k] to cell_start[k + 1] - 1.
+    std::vector<std::uint32_t> cell_start{0};
+    std::vector<std::uint32_t> order;          ///< each sorted entry's circle index
+    std::vector<float> x, y, radius;           ///< each sorted entry's fields, for locality
+    std::vector<std::uint32_t> large;          ///< circles with radius > r_small, ascending
+    std::vector<std::uint32_t> cell_of_circle; ///< scratch: each circle's cell
+    std::vector<std::uint32_t> by_bucket;      ///< scratch on workers: circles by bucket of cells
+    std::vector<std::size_t> bucket_at;        ///< scratch on workers: where each block's go
+};
+
+/// Circles whose values changed after a sort into circle_cells (the world's circles listed
+/// again since that sort): for_each_near below skips their sorted
+/// entries and finds them here instead, with their values now. Those no larger than the
+/// grid's r_small are kept by the cell of that grid their centre is in now, so that they
+/// are found by cell as the sorted entries are; larger ones are tested one by one.
+///
+/// Why: in a large settled pile hundreds to thousands of circles leave their margins each
+/// step; testing each listed circle against every changed one, or sorting every circle into
+/// cells again, would cost more than finding the changed ones by cell here.
+class moved_circles {
+public:
+    /// None changed, for `count` circles. Call it before anything else, and again whenever
+    /// the circles are sorted into cells again.
+    void clear(std::size_t count);
+    /// `changed` (each below the count given to clear, none twice) now have the values
+    /// `circles` holds, `cells` being sorted from an earlier state of `circles`: they are
+    /// added, or their entries moved.
+    void add(const circle_cells& cells, circles_cview circles,
+             std::span<const std::uint32_t> changed);
+    /// How many circles changed since clear.
+    [[nodiscard]] std::size_t size() const noexcept { return count_; }
+    [[nodiscard]] bool contains(std::uint32_t circle) const noexcept { return state_[circle] != 0; }
+    /// Calls visit(j) for each changed circle j no larger than r_small whose centre is in
+    /// one of the cells first_cell to last_cell.
+    template <class Visit>
+    void for_each_in_cells(std::size_t first_cell, std::size_t last_cell, Visit visit) const {
+        const std::uint64_t from = std::uint64_t{first_cell} << 32U;
+        const std::uint64_t to = std::uint64_t{last_cell + 1} << 32U;
+        auto at = lower_bound(from);
+        for (; at != by_cell_.end() && *at < to; ++at) {
+            visit(static_cast<std::uint32_t>(*at));
+        }
+    }
+    /// The changed circles larger than r_small, and every changed circle when the grid is
+    /// empty (it has no cells to find them by). Changed circles that are not pairable_circle
+    /// are in neither: they are near nothing.
+    [[nodiscard]] std::span<const std::uint32_t> one_by_one() const noexcept { return others_; }
+
+private:
+    [[nodiscard]] std::vector<std::uint64_t>::const_iterator lower_bound(std::uint64_t key) const;
+
+    std::vector<std::uint8_t> state_; // per circle: 0 unchanged, 1 changed, 2 changing now
+    std::size_t count_ = 0;
+    std::vector<std::uint64_t> by_cell_; // (cell << 32 | circle), ascending
+    std::vector<std::uint64_t> fresh_, merged_;
+    std::vector<std::uint32_t> others_, others_next_;
+};
 
 /// The grid for these circles and margin: cells 2 r_small + margin wide, r_small twice
 /// the median radius (capped at the largest), coarsened until there are at most

@@ -2,6 +2,7 @@
 #include <simdcollide/pair_finder.hpp>
 
 #include "broad_phase/circle_grid.hpp"
+#include "broad_phase/pair_search.hpp"
 #include "runtime/arguments.hpp"
 #include "runtime/tasks.hpp"
 
@@ -151,16 +152,36 @@ std::vector<std::int64_t> row_bands(const detail::circle_cells& cells,
 
 } // namespace
 
+pair_finder::pair_finder() : search_(std::make_unique<detail::pair_search>()) {}
+pair_finder::~pair_finder() = default;
+pair_finder::pair_finder(const pair_finder& other)
+    : search_(std::make_unique<detail::pair_search>(*other.search_)) {}
+pair_finder& pair_finder::operator=(const pair_finder& other) {
+    if (this != &other) {
+        search_ = std::make_unique<detail::pair_search>(*other.search_);
+    }
+    return *this;
+}
+pair_finder::pair_finder(pair_finder&& other) noexcept : search_(std::move(other.search_)) {}
+pair_finder& pair_finder::operator=(pair_finder&& other) noexcept {
+    search_.swap(other.search_);
+    return *this;
+}
+
 std::span<const circle_pair> pair_finder::find(circles_cview c, float margin) {
-    return find_on(c, margin, detail::task_runner{});
+    return search_->find_on(c, margin, detail::task_runner{});
 }
 
 std::span<const circle_pair> pair_finder::find(circles_cview c, float margin, const workers& w) {
-    return find_on(c, margin, detail::runner_of(w));
+    return search_->find_on(c, margin, detail::runner_of(w));
 }
 
-std::span<const circle_pair> pair_finder::find_on(circles_cview c, float margin,
-                                                  const detail::task_runner& tasks) {
+std::size_t pair_finder::cell_count() const noexcept {
+    return search_->cell_count();
+}
+
+std::span<const circle_pair> detail::pair_search::find_on(circles_cview c, float margin,
+                                                          const detail::task_runner& tasks) {
     check(c, margin);
     const std::size_t n = c.count;
     // pairs_ and the cells keep their lengths from the last search until they are filled
@@ -223,8 +244,9 @@ std::span<const circle_pair> pair_finder::find_on(circles_cview c, float margin,
     return pairs_;
 }
 
-std::span<const circle_pair> pair_finder::pairs_among_large(circles_cview c, float margin,
-                                                            const detail::task_runner& tasks) {
+std::span<const circle_pair>
+detail::pair_search::pairs_among_large(circles_cview c, float margin,
+                                       const detail::task_runner& tasks) {
     const std::size_t large_count = cells_.large.size();
     among_large_pairs_.clear();
     if (large_count < 2) {
@@ -237,7 +259,7 @@ std::span<const circle_pair> pair_finder::pairs_among_large(circles_cview c, flo
         ly[k] = c.y[l];
         lr[k] = c.radius[l];
     }
-    pair_finder among_large;
+    detail::pair_search among_large;
     const circles_cview large(lx.data(), ly.data(), lr.data(), large_count);
     const std::span<const circle_pair> pairs = among_large.find_on(large, margin, tasks);
     among_large_pairs_.reserve(pairs.size());
@@ -248,7 +270,7 @@ std::span<const circle_pair> pair_finder::pairs_among_large(circles_cview c, flo
 }
 
 // Each group of first circles [first, last) sorted by second circle.
-void pair_finder::sort_groups(std::size_t first_circle, std::size_t last_circle) {
+void detail::pair_search::sort_groups(std::size_t first_circle, std::size_t last_circle) {
     for (std::size_t i = first_circle; i < last_circle; ++i) {
         sort_by_second(std::span<circle_pair>(pairs_).subspan(
             group_start_[i], group_start_[i + 1] - group_start_[i]));
@@ -261,8 +283,9 @@ void pair_finder::sort_groups(std::size_t first_circle, std::size_t last_circle)
 // places in each bucket, parts in order), and each bucket is sorted by first circle and then
 // by second alone. Every pair is found once, so the sorted list is the one above, however
 // the work was cut.
-std::span<const circle_pair> pair_finder::find_on_workers(circles_cview c, float margin,
-                                                          const detail::task_runner& tasks) {
+std::span<const circle_pair>
+detail::pair_search::find_on_workers(circles_cview c, float margin,
+                                     const detail::task_runner& tasks) {
     const std::size_t n = c.count;
     constexpr std::size_t entries_per_task = 2048;
     constexpr std::size_t large_per_task = 64;

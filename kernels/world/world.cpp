@@ -241,11 +241,17 @@ particle_world::listing_counts particle_world::listings() const noexcept {
     return state_->listings();
 }
 
+// The one way in from outside the public face (world.hpp befriends it).
+struct detail::world_access {
+    static world_state& state(particle_world& world) noexcept { return *world.state_; }
+    static const world_state& state(const particle_world& world) noexcept { return *world.state_; }
+};
+
 detail::world_state& detail::state_of(particle_world& world) noexcept {
-    return *world.state_;
+    return world_access::state(world);
 }
 const detail::world_state& detail::state_of(const particle_world& world) noexcept {
-    return *world.state_;
+    return world_access::state(world);
 }
 
 } // namespace simdcollide

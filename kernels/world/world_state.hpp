@@ -1,11 +1,15 @@
 // The particle world's state and every stage of its step: what particle_world (world.hpp)
-// is the public face of. Internal, not installed: the world's stages (kernels/world*.cpp)
+// is the public face of. Internal, not installed: the world's stages (kernels/world/*.cpp)
 // define its functions, and the tests and benchmarks reach what they look into through
 // state_of(world).
 #pragma once
 
+#include <simdcollide/circle_circle.hpp>
+#include <simdcollide/containers.hpp>
 #include <simdcollide/world.hpp>
 
+#include "broad_phase/circle_grid.hpp"
+#include "broad_phase/pair_search.hpp"
 #include "world/solver/carry.hpp"
 #include "world/solver/contacts.hpp"
 #include "world/world_profile.hpp"
@@ -84,11 +88,11 @@ public:
     [[nodiscard]] std::span<const circle_pair> box_contacts_in_slots() const noexcept {
         return box_contacts_;
     }
-    /// What a step of dt does to find its fast circles (world.hpp, step 1b), alone: the
+    /// What a step of dt does to find its fast circles (the sweep stage's look), alone: the
     /// floor, then each substep's look, all from the state as it is. Returns how many fast
     /// circles the looks found. For the benchmarks.
     std::size_t look_for_fast_circles(float dt);
-    /// The (slot, kinematic box) entries of the last step (world.hpp, steps 1c, 2, 4 and 6):
+    /// The (slot, kinematic box) entries of the last step:
     /// each circle whose listed reach meets a kinematic box's path over the step, by slot
     /// and then box. For tests; valid until the next step.
     [[nodiscard]] std::size_t kinematic_entry_count() const noexcept {
@@ -192,7 +196,7 @@ private:
     std::vector<std::uint32_t> circle_of_slot_, slot_of_circle_;
     std::size_t steps_ = 0;
     static_box_grid grid_;
-    pair_finder finder_;
+    detail::pair_search finder_;
     std::vector<circle_pair> pairs_;
     std::vector<circle_pair> box_contacts_; // (circle, box)
     // The grid's boxes as records of (min x, min y, max x, max y), then the kinematic boxes'
@@ -245,7 +249,7 @@ private:
     std::vector<std::vector<std::uint32_t>> fast_of_block_;
     std::vector<float> fast_start_x_, fast_start_y_;
     float fast_floor_ = 0.0F; // fast_floor() for the step's substeps
-    // The substep's largest squared speed before phase 1, where find_fast_circles looked at
+    // The substep's largest squared speed before its positions, where find_fast_circles looked at
     // it; infinity where it did not.
     float fastest_ = 0.0F;
     static_box_grid static_circles_;
@@ -273,10 +277,10 @@ private:
         bool sweeps = false;            // whether a circle can be fast against a box (1c)
     } kinematic_;
     // The step's entries (kinematic_found_: (slot, kinematic box), by slot and then box,
-    // world_kinematic_lists.cpp), and for step 1c the circles in them (slots, ascending), the
-    // first of each one's boxes in kinematic_box_of_ (and one past the last), and where each
-    // circle started the substep; scratch for sorting, and where each slot's entries start;
-    // and the entries merged with the static boxes' (step_box_contacts()).
+    // world_kinematic_lists.cpp), and for the kinematic sweeps the circles in them (slots,
+    // ascending), the first of each one's boxes in kinematic_box_of_ (and one past the last), and
+    // where each circle started the substep; scratch for sorting, and where each slot's entries
+    // start; and the entries merged with the static boxes' (step_box_contacts()).
     std::vector<std::uint32_t> kinematic_circles_, kinematic_first_, kinematic_box_of_;
     std::vector<float> kinematic_start_x_, kinematic_start_y_;
     std::vector<circle_pair> kinematic_found_, kinematic_sorted_, kinematic_box_contacts_;
