@@ -3,7 +3,7 @@
 //                                          periods after one untimed step
 //   world/step/dispatch/<n>/workers:<k>    the same on k workers (the world's own pool)
 //   world/step/dispatch/<n>/sweep:<on|off> the same with continuous collision on or off
-//   world/look_for_fast/dispatch/<n>       step 1b's look for fast circles alone
+//   world/look_for_fast/dispatch/<n>       the sweep stage's look for fast circles alone
 //   world/burst/dispatch/<n>/sweep:<on|off> the pile with every tenth circle shot fast
 //   world/boxes/dispatch/<n>/<static|kinematic> the pile with boxes among its circles
 // <impl> is reference (set_isa(isa::reference)) or dispatch. Items are circles. world/step
@@ -139,8 +139,8 @@ void step_sweeping(benchmark::State& state, std::size_t n, bool sweep) {
     timed_rebuilt(state, n, options);
 }
 
-// What looking for fast circles costs a step of the settled pile (none are): step 1b's
-// floor and its look in each substep, alone.
+// What looking for fast circles costs a step of the settled pile (none are): the sweep
+// stage's floor and its look in each substep, alone.
 void look_for_fast(benchmark::State& state, std::size_t n) {
     particle_world world = rebuilt(settled(n), settled(n).options());
     world.step(scene_dt);

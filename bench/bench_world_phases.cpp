@@ -121,8 +121,8 @@ void solve_pile(benchmark::State& state, bool reference, std::size_t n) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * contacts.size()));
 }
 
-// The world's phase 3, one round (separate_in_order) over the pile's pairs as grouped by
-// pair_grouper; items are circles.
+// separate_in_order, one round, over the pile's pairs as grouped by pair_grouper; items are
+// circles.
 void separate_pile(benchmark::State& state, bool reference, std::size_t n) {
     pile_in_slots& pile = pile_of(n);
     pair_grouper grouper;
@@ -150,9 +150,9 @@ void separate_pile(benchmark::State& state, bool reference, std::size_t n) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
-// Grouping the pile's pairs for phase 3 (pair_grouper) from scratch, as a step does when
-// its lists change everywhere (a grouper that has seen the list copies every chunk; a fresh
-// one each time colours them all); items are pairs.
+// Grouping the pile's pairs (pair_grouper) from scratch, as when a list changes everywhere (a
+// grouper that has seen the list copies every chunk; a fresh one each time colours them all); items
+// are pairs.
 void group_pile(benchmark::State& state, std::size_t n) {
     pile_in_slots& pile = pile_of(n);
     for (auto _ : state) {

@@ -1,5 +1,4 @@
-// The parts of the world's phases 3 and 6, and of separate_in_order on workers
-// (pair_schedule.hpp).
+// The parts of separate_in_order on workers (pair_schedule.hpp).
 #include "broad_phase/pair_schedule.hpp"
 
 #include <algorithm>
@@ -18,10 +17,9 @@ constexpr std::size_t largest_block = 65536;
 // The least block size for a list: the smallest power of two at least twice the span
 // (b - a) that 99 of 100 pairs stay within, from 16384 to 65536. Slots go row by row of a
 // grid's cells, so a pair spans about a row of circles; two rows a block keep most pairs
-// within a block or between two neighbours. At least 16384: each seam between blocks, and
-// each of a part's eight runs in phase 6 (world.hpp), is a place where an impulse is not
-// carried on up a column in the same pass, and deep piles cut into blocks of a few thousand
-// circles calm several times more slowly (docs/world-design.md, "Workers").
+// within a block or between two neighbours. At least 16384: each seam between blocks is a
+// place where a correction is not carried on up a column in the same pass, so that blocks of
+// a few thousand circles calm deep piles several times more slowly.
 std::size_t least_block_for(std::span<const circle_pair> pairs, const task_runner& tasks) {
     // The pairs counted by width, in runs on the workers: the counts add up to the same
     // however the list is cut.
@@ -236,16 +234,10 @@ void pair_schedule::build(std::span<const circle_pair> pairs, std::size_t n,
         rebase(far_);
         far_.grouper.group(far_.pairs, far_.end - far_.first);
     }
-    // Each part's room in the touch list, in the order the waves take them.
-    std::size_t at = 0;
-    for (std::size_t parity : {0, 1}) {
-        for (std::size_t k = parity; k < parts_.size(); k += 2) {
-            parts_[k].touch_at = at;
-            at += parts_[k].pairs.size();
-        }
+    pair_count_ = far_.pairs.size();
+    for (const pair_part& part : parts_) {
+        pair_count_ += part.pairs.size();
     }
-    far_.touch_at = at;
-    pair_count_ = at + far_.pairs.size();
     built_ = true;
 }
 

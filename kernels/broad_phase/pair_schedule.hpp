@@ -1,16 +1,16 @@
-// The order in which the world's phases 3 and 6 take the listed circle pairs, cut so that
-// workers can take parts of it side by side with the bits of one thread (docs/world-design.md,
-// "Workers"); public as pair_blocks (pair_groups.hpp), for separate_in_order on workers.
+// The order in which separate_in_order on workers takes a pair list, cut so that workers can
+// take parts of it side by side with the bits of one thread; public as pair_blocks
+// (pair_groups.hpp).
 //
-// The slots are cut into blocks of block_circles() (world_options::circles_per_block, or
-// chosen from the list alone: at least twice the distance in slots that 99 of 100 pairs stay
+// The circles are cut into blocks of block_circles() (asked for, or chosen from the list
+// alone: at least twice the distance in slots that 99 of 100 pairs stay
 // within, so that nearly every pair lies within a block or between two neighbours, and at
 // least 16384; where four such blocks fit, a multiple of four of about equal size). The
 // pairs, in list order (by first then second slot), fall into parts:
 //   - part(k): the pairs whose second circle lies in block k and whose first lies in block
 //     k or k - 1, in list order (so those reaching down into block k - 1 first);
 //   - far(): the pairs that reach further.
-// Phases 3 and 6 take the parts of even k, then those of odd k, then the far part: the
+// Separation takes the parts of even k, then those of odd k, then the far part: the
 // parts of each of those three waves name disjoint circles, so the workers take them side
 // by side. Slots run row by row of a grid's cells, from the bottom up in a pile, so a part
 // goes up through its block from the seam below it, and every other seam is taken after the
@@ -30,8 +30,8 @@
 
 namespace simdcollide::detail {
 
-/// Whether `block` may be asked for as a block size (world_options::circles_per_block,
-/// pair_blocks::cut): 0 (chosen from the list), or a power of two from 1024 to 2^20.
+/// Whether `block` may be asked for as a block size (pair_blocks::cut): 0 (chosen from the list),
+/// or a power of two from 1024 to 2^20.
 [[nodiscard]] constexpr bool block_size_allowed(std::size_t block) noexcept {
     return block == 0 ||
            (block >= 1024 && block <= (std::size_t{1} << 20) && (block & (block - 1)) == 0);
@@ -42,9 +42,7 @@ struct pair_part {
     std::uint32_t first = 0;
     std::uint32_t end = 0;
     std::vector<circle_pair> pairs; // list order, offsets from first
-    pair_grouper grouper;           // the pairs in groups (its groups() are what phase 3 runs)
-    std::size_t touch_at = 0;       // its room in the touch list: its first pair's place
-    std::size_t touching = 0;       // touches the last phase 3 recorded for it
+    pair_grouper grouper;           // the pairs in groups (its groups() are what separation runs)
 };
 
 /// The pairs of one block of circles_per_chunk first circles in the list (pair_grouper's

@@ -1,11 +1,11 @@
-// Kinematic boxes (world.hpp, steps 1c, 2, 4 and 6): boxes the host moves, by a velocity or
-// to a place it gives for the next step. Each step finds the circles near each box's path and
-// lists them with the box beside the static boxes' entries (world_kinematic_lists.cpp), so
-// that phases 2, 4 and 6 take a kinematic box's contacts in the same kernels as a static
-// box's, the box where the substep ends it and the circle's velocity relative to it. A move
-// that is fast against a box is swept in the box's frame first (1c,
+// Kinematic boxes (docs/world-design.md, "Kinematic boxes"): boxes the host moves, by a
+// velocity or to a place it gives for the next step. Each step finds the circles near each
+// box's path and lists them with the box beside the static boxes' entries
+// (world_kinematic_lists.cpp), so that the solver's passes take a kinematic box's contacts as
+// a static box's, with the circle's velocity relative to the box. A move that is fast against
+// a box is swept in the box's frame as the positions are integrated (the kinematic stage,
 // world_kinematic_sweep.cpp). This file holds the boxes themselves, their moves a substep,
-// and what phases 2 and 4 add to a kinematic box's touches.
+// and where each ends the step.
 #include "world/world_state.hpp"
 
 #include "world/world_errors.hpp"

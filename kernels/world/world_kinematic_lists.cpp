@@ -1,4 +1,4 @@
-// The kinematic boxes' entries (world.hpp, steps 1c, 2, 4 and 6): for each box, the moving
+// The kinematic boxes' entries, for the contacts and the kinematic sweeps: for each box, the moving
 // circles whose listed reach (listed centre, search radius: where the lists hold the circle
 // for the step) meets the box's region, the bounds of where the box goes in the step grown
 // by a margin. Kept from step to step as the circles' own lists are (Verlet lists): a box
@@ -234,7 +234,7 @@ void detail::world_state::relist_kinematic_entries(listing listed) {
     kinematic_found_.swap(kinematic_sorted_);
 }
 
-// The entries as phases 2, 4 and 6 take them: beside the static boxes' entries, each
+// The entries as the contacts take them: beside the static boxes' entries, each
 // kinematic box numbered after them, a circle's static boxes first.
 void detail::world_state::index_kinematic_entries() {
     kinematic_circles_current_ = false;
@@ -253,7 +253,7 @@ void detail::world_state::index_kinematic_entries() {
                kinematic_sorted_.end(), kinematic_box_contacts_.begin(), by_slot_then_box);
 }
 
-// The entries as step 1c takes them, made in the step's first substep that sweeps: the
+// The entries as the kinematic sweeps take them, made in the step's first substep that sweeps: the
 // circles (slots, ascending), each one's first entry and its boxes.
 void detail::world_state::index_kinematic_circles() {
     if (kinematic_circles_current_) {

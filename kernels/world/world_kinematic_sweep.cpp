@@ -1,9 +1,9 @@
-// Kinematic boxes, step 1c (world.hpp): a circle's move that is fast against a kinematic box
-// is swept in the box's frame, so that a box pushes a circle at any speed without passing
-// through it. The sweeps are scalar code compiled once, on the reference's per-move math
-// (swept.inl): the same bits on every instruction set. Each circle's sweep reads the boxes
-// and writes that circle alone, so the workers take blocks of circles and the bits do not
-// depend on their number.
+// The kinematic stage (docs/world-design.md, "Kinematic boxes"): a circle's move that is fast
+// against a kinematic box is swept in the box's frame, so that a box pushes a circle at any speed
+// without passing through it. The sweeps are scalar code compiled once, on the reference's per-move
+// math (swept.inl): the same bits on every instruction set. Each circle's sweep reads the boxes and
+// writes that circle alone, so the workers take blocks of circles and the bits do not depend on
+// their number.
 #include "world/world_state.hpp"
 
 #include "runtime/circle_blocks.hpp"
@@ -53,11 +53,11 @@ void for_each_listed_circle(const detail::task_runner& tasks, std::size_t count,
 
 } // namespace
 
-// Before phase 1 of a substep of h, after find_fast_circles: whether any listed circle can
-// be fast against a box in it (1c), and if so where each starts the substep. None can where
-// the fastest circle, plus the furthest a box moves, stays below the least speed a circle
+// Before a substep's positions are integrated, over h, after find_fast_circles: whether any
+// listed circle can be fast against a box in it, and if so where each starts the substep. None can
+// where the fastest circle, plus the furthest a box moves, stays below the least speed a circle
 // must reach to be fast (fast_floor, with what gravity adds): (s + g h) h + furthest <
-// sweep_from r for every circle, the test 1c makes of each. Most substeps of most worlds.
+// sweep_from r for every circle, the test the sweeps make of each. Most substeps of most worlds.
 void detail::world_state::note_kinematic_starts(float h) {
     auto& k = kinematic_;
     k.sweeps = false;
@@ -77,14 +77,13 @@ void detail::world_state::note_kinematic_starts(float h) {
     }
 }
 
-// Step 1c: each listed circle's move of phases 1 and 1b, where it is fast against a box
-// (longer, less the box's move, than sweep_from times its radius), swept against the box in
-// its own frame (the box still where it started the substep, the circle moving by its move
-// less the box's): at an impact the circle stops there, its velocity relative to the box
-// answers (respond_to_impact), and the rest of its move in that frame, less its part into
-// the box, slides on; then it is carried by the box's move. Boxes in ascending order, each
-// from where the last left the circle. A slower move is left to phases 2, 4 and 6, as
-// against a static box.
+// The kinematic stage: each listed circle's move of the substep (after the sweep stage), where it
+// is fast against a box (longer, less the box's move, than sweep_from times its radius), swept
+// against the box in its own frame (the box still where it started the substep, the circle moving
+// by its move less the box's): at an impact the circle stops there, its velocity relative to the
+// box answers (respond_to_impact), and the rest of its move in that frame, less its part into the
+// box, slides on; then it is carried by the box's move. Boxes in ascending order, each from where
+// the last left the circle. A slower move is left to the contacts, as against a static box.
 void detail::world_state::sweep_kinematic_boxes() {
     if (!kinematic_.sweeps) {
         return;

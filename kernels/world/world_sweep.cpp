@@ -1,6 +1,6 @@
-// Continuous collision (world.hpp, step 1b): each substep's fast circles, their moves swept
-// against the boxes and static circles near their paths, so that none passes through a
-// wall or a static circle however fast it goes.
+// Continuous collision (docs/world-design.md, "Continuous collision"; the sweep stage): each
+// substep's fast circles, their moves swept against the boxes and static circles near their paths,
+// so that none passes through a wall or a static circle however fast it goes.
 //
 // The sweeps use the reference's per-move math (swept.inl) in scalar code shared by every
 // instruction set, and each fast circle reads only static obstacles and writes only itself:
@@ -176,9 +176,9 @@ float detail::world_state::fast_floor(float h) {
         [](float least, float f) { return f < least ? f : least; });
 }
 
-// Before phase 1 of a substep of h: the fast circles (their speed now, and what gravity adds
-// in phase 1) and where each starts. `floor` is fast_floor(h): no circle is fast unless one
-// is always fast (floor < 0) or the fastest passes it.
+// Before a substep's positions are integrated, over h: the fast circles (their speed now,
+// with a margin of what gravity adds in h) and where each starts. `floor` is fast_floor(h): no
+// circle is fast unless one is always fast (floor < 0) or the fastest passes it.
 void detail::world_state::find_fast_circles(float h, float floor,
                                             const detail::kernel_table& kernels) {
     fast_.clear();
@@ -254,7 +254,7 @@ constexpr std::size_t sweeps_per_task = 64;
 
 } // namespace
 
-// Step 1b (world.hpp): each fast circle's move of phase 1 swept; stopped at its first
+// The sweep stage: each fast circle's move of the substep swept; stopped at its first
 // impact, its velocity answering it, the rest of the move along the surface swept again.
 void detail::world_state::sweep_fast_circles() {
     if (fast_.empty()) {
@@ -278,7 +278,7 @@ void detail::world_state::sweep_fast_circles() {
     });
 }
 
-// Step 1b for fast circle k (fast_[k]), with `near` as the grid queries' scratch.
+// The sweep of fast circle k (fast_[k]), with `near` as the grid queries' scratch.
 void detail::world_state::sweep_fast_circle(std::size_t k, const float* boxes,
                                             std::uint32_t box_count,
                                             std::vector<std::uint32_t>& near) {

@@ -169,8 +169,8 @@ INSTANTIATE_TEST_SUITE_P(every_isa, workers_same_bits, ::testing::ValuesIn(compi
 
 // 2 400 circles packed among 400 kinematic boxes going every way, most at up to 2 m/s and a
 // quarter at up to 60 m/s (fast enough to be swept against): over 1 024 circles near a box,
-// so that step 1c and the phases take blocks on the workers (in blocks of 1 024 slots, so
-// that the step keeps two busy). 3 and 7 workers step it to the bits of one.
+// so that the kinematic sweeps and the solver take blocks on the workers (in blocks of 1 024 slots,
+// so that the step keeps two busy). 3 and 7 workers step it to the bits of one.
 TEST(workers_kinematic, kinematic_boxes_on_workers_give_one_workers_bits) {
     const auto stepped = [](int workers) {
         particle_world world({.gravity_y = 0.0F, .workers = workers});

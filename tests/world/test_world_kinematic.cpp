@@ -1,5 +1,5 @@
-// Kinematic boxes (world.hpp, steps 1c, 2, 4 and 6): boxes the host moves push circles without
-// passing through them at any speed, carry a pile by friction, compress a column in a tube
+// Kinematic boxes (docs/world-design.md, "Kinematic boxes"): boxes the host moves push circles
+// without passing through them at any speed, carry a pile by friction, compress a column in a tube
 // without losing a circle; the same bits on every instruction set and worker count; a world
 // whose kinematic boxes meet no circle keeps its bits; bad input refused, the world unchanged.
 #include "test_support.hpp"

@@ -74,7 +74,7 @@ namespace {
 // circles that would leave their margins, or nothing). (A circle pushed within one step further
 // than its margin can meet one it was not listed with, until the next listing: the scene starts
 // with no overlaps so that corrections stay small.) The lists change which pairs separation goes
-// over, and so the bits (world.hpp, phase 3); not whether the pile holds.
+// over, and so the bits; not whether the pile holds.
 TEST(particle_world, kept_lists_miss_no_contact) {
     for (const float margin : {0.1F, 0.5F, 2.0F}) {
         world_options options;

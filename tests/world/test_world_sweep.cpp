@@ -1,4 +1,4 @@
-// The world's continuous collision (world.hpp, step 1b): circles shot at walls, corners and
+// The world's continuous collision (the sweep stage): circles shot at walls, corners and
 // static circles at up to 10 000 m/s never pass through them, on every instruction set; a
 // fast circle slides along a floor; a scene with fast circles steps to the same bits on
 // every instruction set and worker count; a world with no fast circle keeps its bits.

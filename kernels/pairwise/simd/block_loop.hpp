@@ -36,11 +36,9 @@ struct full_block {
         value.store_unaligned(field + first);
     }
     // One byte of 0 or 1 a lane. On AVX2 and AVX-512 the lanes are narrowed to bytes in
-    // vector registers and stored at once, where going through lane_bits took a shift, an
-    // and, a multiply, an and and a store for every four lanes. Measured on the Intel Xeon
-    // (medians of 5, three alternating runs at 4 096 pairs): box overlap AVX2 2.32-2.34 ->
-    // 2.17-2.19 us, AVX-512 2.01-2.05 -> 1.42 us; circle overlap AVX2 1.32-1.34 -> 1.15-1.17
-    // us, AVX-512 1.25-1.26 -> 0.78-0.79 us. Four lanes (SSE2, NEON) keep the multiply.
+    // vector registers and stored at once: through lane_bits it takes a shift, an and, a
+    // multiply, an and and a store for every four lanes (docs/performance.md, "Measurements behind
+    // the code"). Four lanes (SSE2, NEON) keep the multiply.
     void store_mask(std::uint8_t* field, const lanes<Arch>& value) const {
 #if defined(__AVX512F__) // (objects without AVX-512 never see these intrinsics)
         if constexpr (is_avx512<Arch>) {
@@ -155,7 +153,7 @@ void store_contact(const Block& block, const contacts_view& out, const Contact& 
 /// Prefetches, once per 64-byte line of each field, the line `distance` floats ahead of
 /// element `first`, if that is still inside the arrays. `for_writing` says the line is about
 /// to be written: a store prefetch on aarch64; on x86 PREFETCHT0 either way, since GCC emits
-/// PREFETCHW only under -mprfchw, which no object sets (measured here, the two alike).
+/// PREFETCHW only under -mprfchw, which no object sets.
 template <class Arch, std::size_t distance, int for_writing, class... Fields>
 [[gnu::always_inline]] inline void prefetch_lines(std::size_t first, std::size_t count,
                                                   const Fields*... fields) {
@@ -167,21 +165,16 @@ template <class Arch, std::size_t distance, int for_writing, class... Fields>
     }
 }
 
-/// Software prefetch for a kernel that streams its fields from memory. Zen 3's hardware
-/// prefetchers do not keep nine streams ahead on their own while the kernel computes
-/// (push-out at n = 16M took compute time plus memory time); with this, the two overlap.
-/// Only worth it past the caches (in cache it costs a few percent), so kernels call it for
-/// large counts only.
-inline constexpr std::size_t prefetch_distance = 256; // floats (1 KiB); measured 128 to 512 alike
+/// Software prefetch for a kernel that streams its fields from memory: the hardware
+/// prefetchers do not keep nine streams ahead on their own while the kernel computes, and
+/// with this compute and memory overlap. Only worth it past the caches (in cache it costs a
+/// few percent), so kernels call it for large counts only.
+inline constexpr std::size_t prefetch_distance = 256; // floats (1 KiB)
 
 /// From this many pairs, kernels that stream their fields prefetch them (push_out its
 /// seven, the contact kernels their inputs and their five outputs): push-out's seven fields
-/// then take 28 MiB, about the size of a last-level cache. Measured on Zen 3: push-out 5%
-/// slower with the prefetches at 65 536 pairs (2 MiB, in L3), 20% to 30% faster at 16M (in
-/// memory). On the Intel Xeon (family 6, model 207), three runs of medians of 3 at 16M
-/// pairs: box contact AVX2 55.2-56.7 -> 49.8-52.9 ms, AVX-512 54.8-56.3 -> 48.7-51.1 ms;
-/// circle contact AVX2 49.1-50.2 -> 44.1-46.6 ms, AVX-512 51.3-52.9 -> 43.6-44.5 ms (with
-/// the outputs alone prefetched: 54.1-54.8, 51.7-52.8, 46.5-46.8 and 44.8-46.2 ms).
+/// then take 28 MiB, about the size of a last-level cache: in cache the prefetches cost a
+/// little, in memory they pay (docs/performance.md, "Measurements behind the code").
 inline constexpr std::size_t streams_from = std::size_t{1} << 20;
 
 /// The lines a kernel will read, prefetch_distance floats ahead.
@@ -199,17 +192,13 @@ template <class Arch, class... Written>
 }
 
 /// Software prefetch for a kernel bound by writing arrays it does not read, a few lines
-/// ahead, at every count: the arrays it writes for writing, and those it reads. On the
-/// Intel Xeon (family 6, model 207) a store that misses L1 waits for its line, and a loop
-/// that writes two of every eight arrays it touches waited on those lines even with every
-/// array in L2: closest_point at 4 096 pairs took 1.85 to 1.89 us on AVX2 without this and
-/// 1.10 to 1.17 us with it in two sets of runs (the written lines alone gave 1.15 us), SSE2
-/// 2.09 to 2.14 against 1.42 us, AVX-512 1.21 to 1.26 against 1.11 to 1.12 us. The contact
-/// kernels, which compute far more between their stores, measured mixed with their five
-/// outputs prefetched (circle contact 13% faster on AVX2, 7% slower on AVX-512, no
-/// different on SSE2; box contact up to 4% slower on AVX2), so only closest_point calls
-/// it (the contact kernels prefetch further ahead from streams_from pairs, above).
-inline constexpr std::size_t store_prefetch_distance = 64; // floats (4 lines); 32 to 128 alike
+/// ahead, at every count: the arrays it writes for writing, and those it reads. On some
+/// cores a store that misses L1 waits for its line, and a loop that writes two of every
+/// eight arrays it touches waits on those lines even with every array in L2. The contact
+/// kernels, which compute far more between their stores, gain nothing from it, so only
+/// closest_point calls it (docs/performance.md, "Measurements behind the code"); the contact
+/// kernels prefetch further ahead from streams_from pairs, above.
+inline constexpr std::size_t store_prefetch_distance = 64; // floats (4 lines)
 
 /// The lines a kernel will write, store_prefetch_distance floats ahead.
 template <class Arch, class... Written>
@@ -286,13 +275,10 @@ template <class Arch>
 /// first field the body stores to, or one it loads where it stores none) aligned to the
 /// vector size: the elements before that field's first vector boundary go first, as one
 /// partial block. A vector store that straddles two cache lines costs far more than one
-/// that does not: on an Intel Xeon with AVX-512 (docs/performance.md, "Where the arrays lie"),
-/// circle contact at 4096 pairs took 2.2 us with every array 64-byte aligned and 5.5 to 6.8 us (two
-/// runs) with every array 4 to 48 bytes past a line, as std::vector's allocations may lie;
-/// 2.3 us with this. Where the fields share their offset within a line (one allocator's
-/// large arrays, all 16 bytes past a page), every store is then aligned; where they do not,
-/// the other fields' stores still split. Each element's result depends on that element
-/// alone, so where the blocks start changes no bits.
+/// that does not (docs/performance.md, "Where the arrays lie"). Where the fields share their offset
+/// within a line (one allocator's large arrays, all 16 bytes past a page), every store is then
+/// aligned; where they do not, the other fields' stores still split. Each element's result depends
+/// on that element alone, so where the blocks start changes no bits.
 template <class Arch, class Body>
 [[gnu::always_inline]] inline std::size_t for_each_block_storing(const void* stored,
                                                                  std::size_t count, Body body) {
@@ -308,13 +294,9 @@ template <class Arch, class Body>
 /// theirs at once. `late` returns the block's lane mask; returns the count of its set real
 /// lanes. What early returns is kept in registers from one block to the next, so it should
 /// hold what late needs and no more.
-/// Measured on an AMD Zen 5 (three rounds of alternating runs, medians of 5, 4096 pairs),
-/// where removing the square root and division altogether (an instrumented build) made circle
-/// contact 1.4x as fast with AVX2: circle contact with AVX2 1.57-1.59 -> 1.39-1.43 us, with
-/// SSE2 3.40-3.43 -> 3.08-3.11 us, with AVX-512 0.93-0.94 -> 0.94-0.96 us; see separate for
-/// its own. Not used for the box kernels: there it gained nothing (box push-out with AVX2
-/// 2.19-2.30 us with it, 2.20-2.27 without; GCC spilled what it carried), their loops
-/// likely bound by the other instructions they issue.
+/// The circle kernels, whose square root and division are much of their time, gain from it;
+/// the box kernels, bound by the other instructions they issue, do not, and do not use it
+/// (docs/performance.md, "Measurements behind the code").
 template <class Arch, class Early, class Late>
 [[gnu::always_inline]] inline std::size_t
 for_each_block_pipelined(const void* stored, std::size_t count, Early early, Late late) {

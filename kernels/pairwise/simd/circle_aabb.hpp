@@ -74,7 +74,7 @@ struct circle_aabb {
         const M leave_min_x = to_min_x < to_max_x; // a tie leaves through max_x
         const M leave_min_y = to_min_y < to_max_y; // a tie leaves through max_y
         // min_ps(a, b) is a < b ? a : b exactly, the reference's picks here, in one
-        // instruction: a blend was three micro-ops on the Intel Xeon measured (CHANGELOG).
+        // instruction, where a blend is three micro-ops on some x86 cores.
         const F face_x = min_ps(to_min_x, to_max_x);
         const F face_y = min_ps(to_min_y, to_max_y);
         const M x_face = face_x < face_y; // a tie leaves through the y face

@@ -95,10 +95,9 @@ struct circle_circle {
         return separation_from<mode>(contact_of(ax, ay, ar, bx, by, br), ar, aw, br, bw);
     }
 
-    // separation_of for the pair's contact c, worked out already (the world's phase 3
-    // records it for phase 6 too). Not forced inline: forced, the aligned separate took a
-    // third longer (circle_circle/separate/avx2/4096 6.1-6.2 us against 4.3-4.6, alternating
-    // runs on an Intel Xeon), and the world's step gained nothing from it.
+    // separation_of for the pair's contact c, worked out already. Not forced inline: forced,
+    // the aligned separate takes a third longer (docs/performance.md, "Measurements behind the
+    // code").
     template <separation_weighting mode>
     static separation_result separation_from(const contact_result& c, const F& ar, const F& aw,
                                              const F& br, const F& bw) {
@@ -209,8 +208,7 @@ struct circle_circle {
     }
 
     // The centres' distances one block ahead (for_each_block_pipelined), as in contact; the
-    // share's division stays in late. Measured as there: 4096 pairs with AVX2 2.36-2.44 ->
-    // 2.28-2.32 us, with SSE2 6.10-6.26 -> 5.45-5.72, with AVX-512 1.21-1.22 -> 1.05-1.07.
+    // share's division stays in late.
     static std::size_t separate(particles_view a, particles_view b, separation_weighting mode) {
         return with_mode(mode, [=](auto weighting) {
             return for_each_block_pipelined<Arch>(
@@ -261,12 +259,12 @@ struct circle_circle {
 
     // body(one, two, first) for pair blocks of 2 W pairs at a time from element `first`:
     // two blocks per round, because each block's square root and divisions are one long chain
-    // of latency, and two independent chains keep the divider busy (measured: 1.4x). The
+    // of latency, and two independent chains keep the divider busy. The
     // last round's pairs are copied into a buffer padded with the first pair; its second
     // block may have no real pairs.
-    // Never inlined (GCC called it out of line from the pair-list kernels anyway; inlined
-    // into the pair-list separation, circle_circle/separate_pairs/avx2/4096 took 45.1-46.7
-    // us against 39.0-39.9, alternating runs on an Intel Xeon).
+    // Never inlined: GCC calls it out of line from the pair-list kernels anyway, and inlined
+    // into the pair-list separation it is slower (docs/performance.md, "Measurements behind the
+    // code").
     template <class Body>
     [[gnu::noinline]] static void for_each_pair_round(const circle_pair* pairs,
                                                       std::size_t pair_count, Body&& body) {

@@ -34,8 +34,8 @@ inline constexpr bool is_sse = std::is_base_of_v<xsimd::sse2, Arch>;
 /// base + stride * index(j), the rest of a longer record left as it is (a later lane wins
 /// where an index repeats). On x86 the two vectors are interleaved by two shuffles per four
 /// lanes and each lane is one 8-byte store; elsewhere one float at a time. Bits only,
-/// never computed with. Phase 6's (vx, vy) records (stride 2) and the x and y of phase 3's
-/// (x, y, radius, inverse mass) records (stride 4) are written so.
+/// never computed with. The x and y of separation's (x, y, radius, inverse mass) records
+/// (stride 4) are written so.
 template <class Arch, std::size_t stride, class Index>
 [[gnu::always_inline]] inline void
 store_float_pairs(float* base, Index index, const floats<Arch>& first, const floats<Arch>& second,
@@ -175,8 +175,7 @@ floats<Arch> square_root(const floats<Arch>& a) {
 /// that out once with an integer compare (vpcmpgtd against zero) before the blends, or with
 /// three instructions (vpminsd, vpcmpeqd, vpor) where two selects nest. Our masks come from
 /// float compares and are all ones or all zeros, so the sign bit alone says the same.
-/// Measured on a Zen 4, five alternating A/B rounds at 4096 pairs: AVX2 circle_aabb/contact
-/// 1.14x to 1.22x as fast, push_out, separate and circle_circle/contact 3% to 5%. Only for
+/// The contact kernels gain from it (docs/performance.md, "Measurements behind the code"). Only for
 /// the AVX2 object: with AVX-512VL (the world's AVX2 code in the AVX-512 object,
 /// world_pair_arch.hpp) GCC has all 32 registers and mask registers for the intrinsic,
 /// which a VEX-only asm operand would take away.
@@ -254,10 +253,9 @@ floats<Arch> zero_where(const lanes<Arch>& c, const floats<Arch>& v) {
 
 /// c ? -1 : +1 lane by lane. With AVX2 one blend (pick). With SSE2 by setting the sign bit
 /// of 1, two bitwise operations, where pick takes three. The AVX2 blend replaced the two
-/// bitwise operations (chosen for Zen 3, which runs them on any of its four vector pipes and
-/// a blend on two of them). Measured on an AMD Zen 5, three rounds of alternating runs,
-/// medians of 5, 4096 pairs: box push-out with AVX2 2.21-2.23 -> 2.09-2.12 us, box contact
-/// 2.20-2.24 -> 2.16-2.19 us; with SSE2 the blend made both about 1% slower.
+/// bitwise operations, which some cores run on any of their vector pipes and a blend on
+/// fewer; the blend is the faster with AVX2 and the slower with SSE2
+/// (docs/performance.md, "Measurements behind the code").
 template <class Arch>
 floats<Arch> minus_one_where(const lanes<Arch>& c) {
 #if defined(__x86_64__)

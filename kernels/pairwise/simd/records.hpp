@@ -49,14 +49,7 @@ struct records {
 
     /// load, always inlined into its caller. GCC calls load out of line from some kernels,
     /// and which ones differs between the ISA objects; where that costs, the kernel calls
-    /// this instead. Measured in alternating runs:
-    /// - pair-list separation's corrections, 4096 pairs (Zen 3, AVX2): 54 to 51 us median
-    ///   and 43 to 41 us minimum over six rounds;
-    /// - the world's phases 2 and 3 (Zen 4, 10 000 circles): in the AVX-512 object GCC
-    ///   called load out of line from phase 2, 40% of its time; inlined, world/touches went
-    ///   from 78-83 to 41-46 us and the dispatched step from 1.27-1.41 to 1.01-1.16 ms
-    ///   (medians of 5, four rounds). Phase 6's loads gained nothing, and on Zen 3 inlining
-    ///   every load had made phase 2 slower (70 to 80 us median over four rounds).
+    /// this instead (docs/performance.md, "Measurements behind the code").
     template <class Index>
     [[gnu::always_inline]] static fields load_inlined(const float* base, Index index) {
 #if defined(__x86_64__)
@@ -183,16 +176,12 @@ struct records {
     }
 
     /// Writes lanes j < count of f0 and f1 as the first two floats of the record at
-    /// base + 4 * index(j), in order, leaving its other two as they are: phase 3 moves a
+    /// base + 4 * index(j), in order, leaving its other two as they are: separation moves a
     /// circle's x and y, never its radius or inverse mass. Against store: two shuffles per
-    /// four records instead of four, and 8-byte stores. Measured on the Intel Xeon
-    /// (alternating runs, medians of 5), world/step/dispatch/10000: 804-812 -> 781-795 us,
-    /// with SIMDCOLLIDE_ISA=avx2 874 -> 838, with sse2 1352 -> 1251 (and its recording round
-    /// alone, world/separate_recording, 117 -> 97 us). A 16-byte load of a record cannot
-    /// take its data from such a store still in flight; phase 3 loads a record again only
-    /// in a later group, and that costs nothing measurable: with the positions written to a
-    /// dummy array instead (an instrumented build) the recording round took 64.5-67 us
-    /// against 64-66, and gathering each record as two 8-byte loads took 76 us.
+    /// four records instead of four, and 8-byte stores. A 16-byte load of a record cannot
+    /// take its data from such a store still in flight; separation in order loads a record
+    /// again only in a later group, where it has landed (docs/performance.md, "Measurements behind
+    /// the code").
     template <class Index>
     [[gnu::always_inline]] static void store_first_two(float* base, Index index, const fields& from,
                                                        std::size_t count = width) {
@@ -201,10 +190,9 @@ struct records {
 
     /// Writes lane j of the fields as the record at base + 4 * (first + j), j < count. On
     /// AVX, a whole block as four 32-byte stores of two records each (the transpose's
-    /// records j | j + 4 paired by a lane shuffle) instead of eight 16-byte ones. Measured on
-    /// the Intel Xeon (alternating runs, medians of 5), circle_circle/separate_in_order/
-    /// avx2/4096, whose call packs its circles: 27.7 -> 26.4 us. Loading a run so
-    /// (load_run) measured no different, and is left as it was.
+    /// records j | j + 4 paired by a lane shuffle) instead of eight 16-byte ones
+    /// (docs/performance.md, "Measurements behind the code"). Loading a run so (load_run) gains
+    /// nothing.
     static void store_run(float* base, std::size_t first, const fields& from, std::size_t count) {
 #if defined(__x86_64__)
         if constexpr (is_avx<Arch>) {
@@ -241,9 +229,8 @@ private:
 
 #if defined(__x86_64__)
     // W vectors of four fields to W records, record j in out[j]: load's transpose backwards.
-    // Always inlined: once the world's phase 2 had a second instantiation, GCC called it out
-    // of line, where it took 4.9% of a step in a sampling profile, and the step did not gain
-    // what phase 2 had.
+    // Always inlined: with a second instantiation in an object, GCC calls it out of line,
+    // where it costs a noticeable share of its callers' time.
     [[gnu::always_inline]] static void transpose(const fields& from, __m128 (&out)[width]) {
         if constexpr (is_avx512<Arch>) {
             const fields r = transpose_in_lanes(from.f0, from.f1, from.f2,

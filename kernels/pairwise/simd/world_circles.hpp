@@ -19,18 +19,17 @@ struct world_circles {
     // Reference permute_loop. With AVX2 or AVX-512, 4 or 8 floats per gather instruction,
     // with 64-bit indices: the 32-bit ones (vgatherdps) are signed, and an index of 2^31 or
     // more would reach before `from`. One float at a time elsewhere and for the tail. The
-    // world moves six fields into slots and four back each step; one circle at a time, the
-    // two moves took 7% of a step of the 10 000-circle pile in a sampling profile on an
-    // Intel Xeon (CHANGELOG has the step's time before and after).
+    // world moves six fields into slots and four back each step, which one circle at a time
+    // take a noticeable share of a step.
     //
     // From gathers_prefetched_from circles on, each round also prefetches the lines it will
     // gather gather_prefetch_distance slots later. A pile mixes as it settles: in the
     // benchmark's 1 000 000-circle pile, 256 consecutive slots gather from 228 different
     // lines of each field, so nearly every element is a line from L3 or memory, and the
-    // hardware gathers keep too few of them in flight (the prefetches took the step from 85
-    // to 74 ms on an AMD EPYC, Zen 5: CHANGELOG).
+    // hardware gathers keep too few of them in flight (docs/performance.md, "Measurements behind
+    // the code").
     static constexpr std::size_t gathers_prefetched_from = std::size_t{1} << 16;
-    static constexpr std::size_t gather_prefetch_distance = 256; // slots; 1 024 no different
+    static constexpr std::size_t gather_prefetch_distance = 256; // slots
     static void permute(const float* from, const std::uint32_t* index, std::size_t count,
                         float* to) {
         std::size_t k = 0;
