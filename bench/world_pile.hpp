@@ -4,17 +4,14 @@
 // = 1/60, 4 substeps; scene_options in world_pile.cpp), run until settled (long enough for the top
 // row to fall to the floor, plus a second, then until the mean squared speed is below 0.01, for at
 // most a simulated minute) before timing. Settling 10 000 circles takes seconds, 100 000 a minute
-// or two; the 1 000 000-circle pile, some 600 rows deep, needs shock propagation
-// (SIMDCOLLIDE_BENCH_SHOCK=0.5) and more than the cap (SIMDCOLLIDE_BENCH_SETTLE_MINUTES=4:
-// about an hour). The larger sizes run only when a filter asks for them.
-// SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there (pile-<n>.bin, or
-// pile-<n>-shock<s>.bin with shock propagation), so that each size settles once; they are
+// or two; the 1 000 000-circle pile, some 600 rows deep, needs more than the cap
+// (SIMDCOLLIDE_BENCH_SETTLE_MINUTES=4). The larger sizes run only when a filter asks for them.
+// SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there (pile-<n>.bin), so that
+// each size settles once; they are
 // saved every simulated ten seconds while they settle. SIMDCOLLIDE_BENCH_SETTLE_MINUTES=<m>
 // sets the cap to m simulated minutes, and when set, a saved pile that has not settled
 // settles on from where it was saved, for up to m more (settled()).
 // SIMDCOLLIDE_BENCH_SETTLE_WORKERS=<k> settles them on k workers: the same pile, sooner.
-// SIMDCOLLIDE_BENCH_SHOCK, SIMDCOLLIDE_BENCH_BANDS and SIMDCOLLIDE_BENCH_BLOCK set the
-// world's options (scene_options).
 #pragma once
 
 #include "world/world_state.hpp"

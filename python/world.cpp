@@ -186,9 +186,9 @@ void bind_world(py::module_& m) {
     auto world =
         py::class_<world_handle>(m, "World", R"(A particle world: circles that move and static
 boxes, stepped in time. World(**options) takes world_options' fields as keyword arguments
-(gravity_x, gravity_y, substeps, separation_iterations, restitution, friction, weighting,
-max_correction_speed, sweep_from, pair_margin, velocity_iterations, shock_propagation,
-circles_per_band, overlap_substeps_from, circles_per_block, workers); out-of-range values
+(gravity_x, gravity_y, substeps, restitution, friction, contact_hertz,
+contact_damping_ratio, max_push_speed, restitution_threshold, relax_iterations, sweep_from,
+pair_margin, workers); out-of-range values
 raise ValueError. With workers > 1 the world runs workers - 1 threads of its own.)")
             .def(py::init([](const py::kwargs& kwargs) {
                 return std::make_unique<world_handle>(options_from(kwargs));
