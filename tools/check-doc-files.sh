@@ -10,7 +10,7 @@ root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 shift || true
 documents=("$@")
 [[ ${#documents[@]} -gt 0 ]] || documents=(docs/architecture.md)
-files=$(cd "$root" && find . -path ./.git -prune -o -type f -print |
+files=$(cd "$root" && find . \( -name .git -o -type d -name 'build*' \) -prune -o -type f -print |
     sed 's|^\./||')
 bad=0
 named=0

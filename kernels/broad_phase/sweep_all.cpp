@@ -15,7 +15,7 @@
 
 namespace simdcollide {
 namespace detail::sweep_all_impl {
-// The reference's per-move math (see static_boxes.cpp for why a namespace of this file).
+// The reference's per-move math (see push_out_all.cpp for why a namespace of this file).
 #include "pairwise/reference/minmax.inl"
 
 #include "pairwise/reference/circle_aabb.inl"
