@@ -1,8 +1,5 @@
-// The particle world: its options, and the step, stage by stage (see world.hpp and
-// docs/architecture.md). Each stage lives in a file of its own: world_circles.cpp,
-// world_slots.cpp, world_lists.cpp, world_relist.cpp, world_solve.cpp (the soft step, with
-// solver/), world_sweep.cpp, world_kinematic.cpp, world_kinematic_lists.cpp,
-// world_kinematic_sweep.cpp.
+// The particle world: its options, and particle_world, the public face of its state
+// (world.hpp). The step runs its stages in world_step.cpp.
 #include "world/world_state.hpp"
 
 #include "pairwise/kernel_table.hpp"
@@ -91,80 +88,20 @@ detail::task_runner detail::world_state::task_runner() const noexcept {
 }
 
 particles_view detail::world_state::particles() noexcept {
-    return {indexed_.x.data(),
-            indexed_.y.data(),
-            indexed_.radius.data(),
-            indexed_.inverse_mass.data(),
-            indexed_.vx.data(),
-            indexed_.vy.data(),
-            size()};
+    return circles_.view();
 }
 
 std::vector<circle_pair> detail::world_state::listed_pairs() const {
     std::vector<circle_pair> out;
-    out.reserve(pairs_.size());
-    for (const circle_pair q : pairs_) {
-        const std::uint32_t i = circle_of_slot_[q.a];
-        const std::uint32_t j = circle_of_slot_[q.b];
+    out.reserve(lists_.pairs.size());
+    for (const circle_pair q : lists_.pairs) {
+        const std::uint32_t i = slots_.circle_of_slot[q.a];
+        const std::uint32_t j = slots_.circle_of_slot[q.b];
         out.push_back({std::min(i, j), std::max(i, j)});
     }
     std::sort(out.begin(), out.end(),
               [](circle_pair l, circle_pair r) { return l.a != r.a ? l.a < r.a : l.b < r.b; });
     return out;
-}
-
-particles_view detail::world_state::slots() noexcept {
-    return {x_.data(),  y_.data(),  radius_.data(), inverse_mass_.data(),
-            vx_.data(), vy_.data(), x_.size()};
-}
-
-void detail::world_state::step(float dt) {
-    if (!(dt > 0.0F && dt <= max_time_step) ||
-        !(dt / static_cast<float>(options_.substeps) >= min_substep)) {
-        refuse("time step is " + number(dt) + ", must be finite, at most " + number(max_time_step) +
-               ", and at least " + number(min_substep) + " a substep (" +
-               std::to_string(options_.substeps) + " substeps)");
-    }
-    // Resolved before anything changes: the first call reads SIMDCOLLIDE_ISA and may throw
-    // isa_unavailable, which then leaves the world as it was.
-    const detail::kernel_table& kernels = detail::active_table();
-    plan_kinematic_step(dt); // may refuse a kinematic box's move, before anything changes
-    clock_.begin_step();
-    clock_.enter(detail::step_stage::sort);
-    const bool resorted =
-        circles_changed_ || circle_of_slot_.size() != size() || steps_ % sort_every == 0;
-    if (resorted) {
-        keep_impulses_by_circle(); // the slots change: the impulses go by the caller's indices
-        sort_slots();
-        circles_changed_ = false;
-    }
-    clock_.enter(detail::step_stage::gather);
-    gather(kernels);
-    clock_.enter(detail::step_stage::lists);
-    const listing listed = listing_needed(dt);
-    switch (listed) {
-    case listing::kept:
-        break;
-    case listing::some:
-        relist_leavers(dt);
-        ++listings_.partial;
-        break;
-    case listing::all:
-        list_contacts(dt);
-        ++listings_.full;
-        break;
-    }
-    list_kinematic_entries(listed, resorted);
-    const float h = dt / static_cast<float>(options_.substeps);
-    static_circles_current_ = false;
-    fast_floor_ = fast_floor(h);
-    make_contacts(listed != listing::kept || resorted);
-    solve_step(dt, kernels);
-    clock_.enter(detail::step_stage::scatter);
-    finish_kinematic_step();
-    scatter(kernels);
-    clock_.stop();
-    ++steps_;
 }
 
 // particle_world, the public face: each function is the state's.

@@ -40,12 +40,12 @@ std::size_t detail::world_state::add_circle(circle c, float inverse_mass, float 
     if (const std::string why = invalid_circle(size(), c, inverse_mass, vx, vy); !why.empty()) {
         refuse(why);
     }
-    indexed_.x.push_back(c.x);
-    indexed_.y.push_back(c.y);
-    indexed_.radius.push_back(c.radius);
-    indexed_.inverse_mass.push_back(inverse_mass);
-    indexed_.vx.push_back(vx);
-    indexed_.vy.push_back(vy);
+    circles_.x.push_back(c.x);
+    circles_.y.push_back(c.y);
+    circles_.radius.push_back(c.radius);
+    circles_.inverse_mass.push_back(inverse_mass);
+    circles_.vx.push_back(vx);
+    circles_.vy.push_back(vy);
     circles_changed_ = true;
     return size() - 1;
 }
@@ -85,12 +85,12 @@ std::size_t detail::world_state::add_circles(circles_cview circles,
     const std::vector<float> vx_in(vx.begin(), vx.end());
     const std::vector<float> vy_in(vy.begin(), vy.end());
     for (std::size_t k = 0; k < n; ++k) {
-        indexed_.x.push_back(x[k]);
-        indexed_.y.push_back(y[k]);
-        indexed_.radius.push_back(radius[k]);
-        indexed_.inverse_mass.push_back(mass[k]);
-        indexed_.vx.push_back(vx_in.empty() ? 0.0F : vx_in[k]);
-        indexed_.vy.push_back(vy_in.empty() ? 0.0F : vy_in[k]);
+        circles_.x.push_back(x[k]);
+        circles_.y.push_back(y[k]);
+        circles_.radius.push_back(radius[k]);
+        circles_.inverse_mass.push_back(mass[k]);
+        circles_.vx.push_back(vx_in.empty() ? 0.0F : vx_in[k]);
+        circles_.vy.push_back(vy_in.empty() ? 0.0F : vy_in[k]);
     }
     circles_changed_ = true;
     return first;
@@ -111,8 +111,8 @@ void detail::world_state::remove_circle(std::size_t index) {
 // next step sorts and lists everything again (circles_changed_).
 std::size_t detail::world_state::remove_marked(std::span<const std::uint8_t> doomed) {
     std::size_t kept = 0;
-    for (aligned_floats* field : {&indexed_.x, &indexed_.y, &indexed_.radius,
-                                  &indexed_.inverse_mass, &indexed_.vx, &indexed_.vy}) {
+    for (aligned_floats* field : {&circles_.x, &circles_.y, &circles_.radius,
+                                  &circles_.inverse_mass, &circles_.vx, &circles_.vy}) {
         kept = 0;
         for (std::size_t i = 0; i < doomed.size(); ++i) {
             if (doomed[i] == 0) {
@@ -125,8 +125,8 @@ std::size_t detail::world_state::remove_marked(std::span<const std::uint8_t> doo
     if (removed > 0) {
         circles_changed_ = true;
         // the contacts' impulses go on under the circles' new indices
-        keep_impulses_by_circle();
-        carried_.remove_circles(doomed);
+        keep_impulses_by_circle(solver_, slots_.circle_of_slot);
+        solver_.carried.remove_circles(doomed);
     }
     return removed;
 }
@@ -141,12 +141,12 @@ void detail::world_state::set_boxes(aabbs_view boxes) {
         records[4 * k + 2] = kept.max_x[k];
         records[4 * k + 3] = kept.max_y[k];
     }
-    grid_ = std::move(grid);
-    box_records_ = std::move(records);
-    boxes_changed_ = true;
+    boxes_.grid = std::move(grid);
+    boxes_.records = std::move(records);
+    boxes_.changed = true;
     // new boxes, new contacts: the box contacts start again from 0
-    keep_impulses();
-    carried_.boxes.clear();
+    keep_impulses(solver_);
+    solver_.carried.boxes.clear();
 }
 
 } // namespace simdcollide

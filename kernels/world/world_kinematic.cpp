@@ -136,13 +136,13 @@ void detail::world_state::remove_kinematic_box(std::size_t index) {
                                 kinematic_.region.begin() + 4 * at + 4);
     }
     const auto gone = static_cast<std::uint32_t>(index);
-    std::erase_if(kinematic_found_, [&](circle_pair e) { return e.b == gone; });
-    for (circle_pair& e : kinematic_found_) {
+    std::erase_if(kinematic_.entries, [&](circle_pair e) { return e.b == gone; });
+    for (circle_pair& e : kinematic_.entries) {
         e.b -= e.b > gone ? 1 : 0;
     }
-    kinematic_regions_current_ = false;
-    keep_impulses();
-    carried_.remove_box(static_cast<std::uint32_t>(static_box_count() + index));
+    kinematic_.regions_current = false;
+    keep_impulses(solver_);
+    solver_.carried.remove_box(static_cast<std::uint32_t>(boxes_.count() + index));
 }
 
 particle_world::kinematic_box detail::world_state::kinematic_box_at(std::size_t index) const {
@@ -156,11 +156,10 @@ particle_world::kinematic_box detail::world_state::kinematic_box_at(std::size_t 
 
 // Before a step of dt changes anything: each box's corners' move a substep and its velocity
 // in the step's contacts, and a refusal naming the first box whose move is not finite.
-void detail::world_state::plan_kinematic_step(float dt) {
-    const std::size_t boxes = kinematic_box_count();
-    const int substeps = options_.substeps;
+void detail::plan_kinematic_step(kinematic_boxes& kinematic, int substeps, float dt) {
+    const std::size_t boxes = kinematic.count();
     const float h = dt / static_cast<float>(substeps);
-    auto& k = kinematic_;
+    auto& k = kinematic;
     k.step_move.resize(4 * boxes);
     k.step_end.resize(4 * boxes);
     k.contact_vx.resize(boxes);
@@ -194,28 +193,28 @@ void detail::world_state::plan_kinematic_step(float dt) {
 }
 
 // Before substep `substep` (from 0): where each box starts and ends it.
-void detail::world_state::kinematic_substep_start(int substep) {
-    if (kinematic_found_.empty()) {
+void detail::kinematic_substep_start(kinematic_boxes& kinematic, world_boxes& boxes, int substep,
+                                     int substeps) {
+    if (kinematic.entries.empty()) {
         return;
     }
-    auto& k = kinematic_;
-    const std::size_t boxes = kinematic_box_count();
-    const int substeps = options_.substeps;
+    auto& k = kinematic;
+    const std::size_t count = kinematic.count();
     // A substep starts each box where the last one ended it.
     if (substep == 0) {
         k.box_to.clear();
-        for (std::size_t b = 0; b < boxes; ++b) {
+        for (std::size_t b = 0; b < count; ++b) {
             k.box_to.insert(k.box_to.end(), {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]});
         }
     }
     k.box_from.swap(k.box_to);
-    k.box_to.resize(4 * boxes);
-    k.centre_move.resize(2 * boxes);
+    k.box_to.resize(4 * count);
+    k.centre_move.resize(2 * count);
     // Each box where the substep ends it, its centre's move, and the furthest any box's
     // centre moves in it (1c).
     const bool last = substep + 1 == substeps;
     float furthest2 = 0.0F;
-    for (std::size_t b = 0; b < boxes; ++b) {
+    for (std::size_t b = 0; b < count; ++b) {
         const float start[4] = {k.min_x[b], k.min_y[b], k.max_x[b], k.max_y[b]};
         const float* const end = k.step_end.data() + 4 * b;
         const float* const move = k.step_move.data() + 4 * b;
@@ -231,17 +230,17 @@ void detail::world_state::kinematic_substep_start(int substep) {
         furthest2 = std::max(furthest2, mx * mx + my * my);
     }
     k.furthest_move = std::sqrt(furthest2);
-    // Phases 2 and 4 find each box where the substep ends it, after the static boxes.
-    const std::size_t statics = static_box_count();
-    box_records_.resize(4 * (statics + boxes));
-    std::copy(k.box_to.begin(), k.box_to.end(), box_records_.data() + 4 * statics);
+    // The sweeps find each box where the substep ends it, after the static boxes.
+    const std::size_t statics = boxes.count();
+    boxes.records.resize(4 * (statics + count));
+    std::copy(k.box_to.begin(), k.box_to.end(), boxes.records.data() + 4 * statics);
 }
 
 // After the step's substeps: each box where the step left it; a box sent somewhere is there,
 // and goes by its velocity again from the next step.
-void detail::world_state::finish_kinematic_step() {
-    auto& k = kinematic_;
-    for (std::size_t b = 0; b < kinematic_box_count(); ++b) {
+void detail::finish_kinematic_step(kinematic_boxes& kinematic) {
+    auto& k = kinematic;
+    for (std::size_t b = 0; b < kinematic.count(); ++b) {
         float* const corner[4] = {&k.min_x[b], &k.min_y[b], &k.max_x[b], &k.max_y[b]};
         for (std::size_t c = 0; c < 4; ++c) {
             *corner[c] = k.step_end[4 * b + c];

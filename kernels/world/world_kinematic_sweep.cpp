@@ -4,11 +4,14 @@
 // math (swept.inl): the same bits on every instruction set. Each circle's sweep reads the boxes and
 // writes that circle alone, so the workers take blocks of circles and the bits do not depend on
 // their number.
-#include "world/world_state.hpp"
+#include "world/world_kinematic.hpp"
 
 #include "runtime/circle_blocks.hpp"
 #include "runtime/tasks.hpp"
 #include "world/world_impact.hpp"
+#include "world/world_slots.hpp"
+#include "world/world_solve.hpp"
+#include "world/world_sweep.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -51,6 +54,28 @@ void for_each_listed_circle(const detail::task_runner& tasks, std::size_t count,
     });
 }
 
+// The entries as the kinematic sweeps take them, made in the step's first substep that sweeps: the
+// circles (slots, ascending), each one's first entry and its boxes.
+void index_kinematic_circles(detail::kinematic_boxes& kinematic) {
+    if (kinematic.circles_current) {
+        return;
+    }
+    kinematic.circles.clear();
+    kinematic.first_box.clear();
+    kinematic.box_of.clear();
+    for (const circle_pair e : kinematic.entries) {
+        if (kinematic.circles.empty() || kinematic.circles.back() != e.a) {
+            kinematic.circles.push_back(e.a);
+            kinematic.first_box.push_back(static_cast<std::uint32_t>(kinematic.box_of.size()));
+        }
+        kinematic.box_of.push_back(e.b);
+    }
+    kinematic.first_box.push_back(static_cast<std::uint32_t>(kinematic.box_of.size()));
+    kinematic.start_x.resize(kinematic.circles.size());
+    kinematic.start_y.resize(kinematic.circles.size());
+    kinematic.circles_current = true;
+}
+
 } // namespace
 
 // Before a substep's positions are integrated, over h, after find_fast_circles: whether any
@@ -58,22 +83,24 @@ void for_each_listed_circle(const detail::task_runner& tasks, std::size_t count,
 // where the fastest circle, plus the furthest a box moves, stays below the least speed a circle
 // must reach to be fast (fast_floor, with what gravity adds): (s + g h) h + furthest <
 // sweep_from r for every circle, the test the sweeps make of each. Most substeps of most worlds.
-void detail::world_state::note_kinematic_starts(float h) {
-    auto& k = kinematic_;
+void detail::note_kinematic_starts(kinematic_boxes& kinematic, const circle_slots& slots,
+                                   const sweep_state& sweeps, const world_options& options,
+                                   float h) {
+    auto& k = kinematic;
     k.sweeps = false;
-    if (kinematic_found_.empty() ||
-        !(options_.sweep_from < std::numeric_limits<float>::infinity())) {
+    if (kinematic.entries.empty() ||
+        !(options.sweep_from < std::numeric_limits<float>::infinity())) {
         return;
     }
-    const float below = fast_floor_ - k.furthest_move / h;
-    if (below > 0.0F && fastest_ < below * below) {
+    const float below = sweeps.floor - k.furthest_move / h;
+    if (below > 0.0F && sweeps.fastest < below * below) {
         return;
     }
     k.sweeps = true;
-    index_kinematic_circles();
-    for (std::size_t e = 0; e < kinematic_circles_.size(); ++e) {
-        kinematic_start_x_[e] = x_[kinematic_circles_[e]];
-        kinematic_start_y_[e] = y_[kinematic_circles_[e]];
+    index_kinematic_circles(kinematic);
+    for (std::size_t e = 0; e < kinematic.circles.size(); ++e) {
+        kinematic.start_x[e] = slots.x[kinematic.circles[e]];
+        kinematic.start_y[e] = slots.y[kinematic.circles[e]];
     }
 }
 
@@ -84,20 +111,22 @@ void detail::world_state::note_kinematic_starts(float h) {
 // box answers (respond_to_impact), and the rest of its move in that frame, less its part into the
 // box, slides on; then it is carried by the box's move. Boxes in ascending order, each from where
 // the last left the circle. A slower move is left to the contacts, as against a static box.
-void detail::world_state::sweep_kinematic_boxes() {
-    if (!kinematic_.sweeps) {
+void detail::sweep_kinematic_boxes(const kinematic_boxes& kinematic, circle_slots& slots,
+                                   solver_state& solver, const world_options& options,
+                                   const task_runner& tasks) {
+    if (!kinematic.sweeps) {
         return;
     }
-    const auto& k = kinematic_;
-    const std::size_t count = kinematic_circles_.size();
-    const float slow_reach = options_.sweep_from;
-    for_each_listed_circle(task_runner(), count, [&](std::size_t e) {
-        const std::uint32_t c = kinematic_circles_[e];
-        const float r = radius_[c];
-        const float sx = kinematic_start_x_[e];
-        const float sy = kinematic_start_y_[e];
-        float ex = x_[c];
-        float ey = y_[c];
+    const auto& k = kinematic;
+    const std::size_t count = kinematic.circles.size();
+    const float slow_reach = options.sweep_from;
+    for_each_listed_circle(tasks, count, [&](std::size_t e) {
+        const std::uint32_t c = kinematic.circles[e];
+        const float r = slots.radius[c];
+        const float sx = kinematic.start_x[e];
+        const float sy = kinematic.start_y[e];
+        float ex = slots.x[c];
+        float ey = slots.y[c];
         // Its move and the furthest a box moves adding up to less than its slow reach, the
         // circle is slow against each of its boxes: most are.
         const float slack = slow_reach * r - k.furthest_move;
@@ -105,8 +134,8 @@ void detail::world_state::sweep_kinematic_boxes() {
             return;
         }
         bool hit_any = false;
-        for (std::uint32_t q = kinematic_first_[e]; q < kinematic_first_[e + 1]; ++q) {
-            const std::uint32_t b = kinematic_box_of_[q];
+        for (std::uint32_t q = kinematic.first_box[e]; q < kinematic.first_box[e + 1]; ++q) {
+            const std::uint32_t b = kinematic.box_of[q];
             const float* const from = k.box_from.data() + 4 * std::size_t{b};
             const float mx = k.centre_move[2 * std::size_t{b}];
             const float my = k.centre_move[2 * std::size_t{b} + 1];
@@ -121,12 +150,12 @@ void detail::world_state::sweep_kinematic_boxes() {
             if (!hit.hit) {
                 continue;
             }
-            float vx = vx_[c] - k.contact_vx[b];
-            float vy = vy_[c] - k.contact_vy[b];
-            detail::respond_to_impact(vx, vy, hit.normal_x, hit.normal_y, options_.restitution,
-                                      options_.friction);
-            vx_[c] = vx + k.contact_vx[b];
-            vy_[c] = vy + k.contact_vy[b];
+            float vx = slots.vx[c] - k.contact_vx[b];
+            float vy = slots.vy[c] - k.contact_vy[b];
+            detail::respond_to_impact(vx, vy, hit.normal_x, hit.normal_y, options.restitution,
+                                      options.friction);
+            slots.vx[c] = vx + k.contact_vx[b];
+            slots.vy[c] = vy + k.contact_vy[b];
             const detail::slide rest =
                 detail::slide_after(hit.time, hit.normal_x, hit.normal_y, dx, dy);
             ex = (sx + hit.time * dx) + rest.x + mx;
@@ -134,9 +163,9 @@ void detail::world_state::sweep_kinematic_boxes() {
             hit_any = true;
         }
         if (hit_any) {
-            x_[c] = ex;
-            y_[c] = ey;
-            settle_in_solver(c);
+            slots.x[c] = ex;
+            slots.y[c] = ey;
+            settle_in_solver(solver, slots, c);
         }
     });
 }

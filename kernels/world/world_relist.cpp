@@ -1,11 +1,12 @@
 // The particle world's relisting: the few circles that left their margins listed again on
 // their own, their old entries dropped and the new ones merged into the lists in order
 // (world.hpp; docs/world-design.md "Lists").
-#include "world/world_state.hpp"
+#include "world/world_lists.hpp"
 
 #include "broad_phase/circle_grid.hpp"
 #include "runtime/tasks.hpp"
 #include "world/world_find_in_blocks.hpp"
+#include "world/world_slots.hpp"
 
 #include <algorithm>
 #include <span>
@@ -90,99 +91,113 @@ circle_pair* merge_list(const circle_pair* from, const circle_pair* const to,
 
 } // namespace
 
+// The listed circles (listed centre, search radius) into cells, with none listed again since.
+void detail::contact_lists::sort_cells(const task_runner& tasks) {
+    const std::size_t n = listed_x.size();
+    const circles_cview listed(listed_x.data(), listed_y.data(), search_radius.data(), n);
+    listed_cells.grid = detail::circle_grid_for(listed, 0.0F, tasks);
+    detail::sort_into_cells(listed, listed_cells, tasks);
+    relisted.clear(n);
+    cells_current = true;
+}
+
 // Lists the leavers again on their own: each from where it is now, with a new margin,
 // against every circle as that one was listed (search radius and position at its own
 // listing), which is what a full listing would pair it with; and against the boxes. Their
 // old entries go, the new ones are merged in, and the lists keep a full listing's order.
-void detail::world_state::relist_leavers(float dt) {
-    const std::size_t n = size();
-    is_leaver_.assign(n, 0);
-    const float fall = step_fall(dt);
-    for (const std::uint32_t v : leavers_) {
-        listed_margin_[v] = step_reach(v, dt, fall) + options_.pair_margin; // finite: checked
-        search_radius_[v] = radius_[v] + listed_margin_[v];
-        listed_x_[v] = x_[v];
-        listed_y_[v] = y_[v];
-        is_leaver_[v] = 1;
+void detail::relist_leavers(contact_lists& lists, const circle_slots& slots,
+                            const world_boxes& boxes, const world_options& options, float dt,
+                            const task_runner& tasks) {
+    const std::size_t n = slots.size();
+    lists.is_leaver.assign(n, 0);
+    const float fall = step_fall(options, dt);
+    for (const std::uint32_t v : lists.leavers) {
+        lists.listed_margin[v] =
+            step_reach(slots, v, dt, fall) + options.pair_margin; // finite: checked
+        lists.search_radius[v] = slots.radius[v] + lists.listed_margin[v];
+        lists.listed_x[v] = slots.x[v];
+        lists.listed_y[v] = slots.y[v];
+        lists.is_leaver[v] = 1;
     }
-    // new_pairs_ in a list's order, to merge in. Each list is merged into a scratch list of
+    // lists.new_pairs in a list's order, to merge in. Each list is merged into a scratch list of
     // its own, which then holds its last version: with one shared by the pairs and the
     // boxes, the pairs' merge found the boxes' short list there and resizing it filled the
     // rest with zeros (at 1 000 000 circles, 21 MB each step that relisted: a fifth of
     // relisting's time in a sampling profile, though the step's time did not change
     // measurably without it).
     const auto sorted_new_entries = [&]() -> std::span<const circle_pair> {
-        std::sort(new_pairs_.begin(), new_pairs_.end(), list_before);
-        return new_pairs_;
+        std::sort(lists.new_pairs.begin(), lists.new_pairs.end(), list_before);
+        return lists.new_pairs;
     };
 
     // Pairs: each leaver against every circle as listed, through the cells of the listed
     // circles. They are sorted again when out of date after a full listing, or when more
     // circles than a relisting takes (relist_at_most) have been listed again since the sort:
-    // those are kept apart (relisted_, found by the cells they are in now), and past that
+    // those are kept apart (lists.relisted, found by the cells they are in now), and past that
     // many the stale entries they leave in the sorted cells would cost more than a sort. A
     // pair of two leavers is taken from the smaller index.
-    const circles_cview listed(listed_x_.data(), listed_y_.data(), search_radius_.data(), n);
-    if (!cells_current_ || relisted_.size() + leavers_.size() > relist_at_most()) {
-        listed_cells_.grid = detail::circle_grid_for(listed, 0.0F, task_runner());
-        detail::sort_into_cells(listed, listed_cells_, task_runner());
-        relisted_.clear(n);
-        cells_current_ = true;
+    const circles_cview listed(lists.listed_x.data(), lists.listed_y.data(),
+                               lists.search_radius.data(), n);
+    if (!lists.cells_current || lists.relisted.size() + lists.leavers.size() > relist_at_most(n)) {
+        lists.sort_cells(tasks);
     } else {
-        relisted_.add(listed_cells_, listed, leavers_);
+        lists.relisted.add(lists.listed_cells, listed, lists.leavers);
     }
-    find_in_blocks(leavers_.size(), new_pairs_,
+    find_in_blocks(lists, lists.leavers.size(), lists.new_pairs, tasks,
                    [&](std::size_t at, std::vector<circle_pair>& out, std::vector<std::uint32_t>&) {
-                       const std::uint32_t v = leavers_[at];
+                       const std::uint32_t v = lists.leavers[at];
                        detail::for_each_near(
-                           listed_cells_, listed, v, relisted_, [&](std::uint32_t u) {
-                               if (is_leaver_[u] == 0 || v < u) {
+                           lists.listed_cells, listed, v, lists.relisted, [&](std::uint32_t u) {
+                               if (lists.is_leaver[u] == 0 || v < u) {
                                    out.push_back({std::min(u, v), std::max(u, v)});
                                }
                            });
                    });
-    const auto pair_gone = [&](circle_pair q) { return (is_leaver_[q.a] | is_leaver_[q.b]) != 0; };
+    const auto pair_gone = [&](circle_pair q) {
+        return (lists.is_leaver[q.a] | lists.is_leaver[q.b]) != 0;
+    };
     {
         const std::span<const circle_pair> fresh = sorted_new_entries();
         const circle_pair* next = fresh.data();
         const circle_pair* const last = next + fresh.size();
-        merged_pairs_.resize(pairs_.size() + fresh.size());
-        circle_pair* out = merged_pairs_.data();
+        lists.merged_pairs.resize(lists.pairs.size() + fresh.size());
+        circle_pair* out = lists.merged_pairs.data();
 #ifndef NDEBUG
-        if (!std::is_sorted(leavers_.begin(), leavers_.end())) {
+        if (!std::is_sorted(lists.leavers.begin(), lists.leavers.end())) {
             throw std::logic_error("simdcollide::particle_world: leavers out of order");
         }
 #endif
-        out = merge_list(pairs_.data(), pairs_.data() + pairs_.size(), next, last, out, pair_gone,
-                         [](circle_pair) {});
-        merged_pairs_.resize(static_cast<std::size_t>(out - merged_pairs_.data()));
-        pairs_.swap(merged_pairs_);
+        out = merge_list(lists.pairs.data(), lists.pairs.data() + lists.pairs.size(), next, last,
+                         out, pair_gone, [](circle_pair) {});
+        lists.merged_pairs.resize(static_cast<std::size_t>(out - lists.merged_pairs.data()));
+        lists.pairs.swap(lists.merged_pairs);
     }
 #ifndef NDEBUG
     // Debug builds (the sanitizer job's among them) hold the merge to a full listing's order.
-    if (!std::is_sorted(pairs_.begin(), pairs_.end(), list_before)) {
+    if (!std::is_sorted(lists.pairs.begin(), lists.pairs.end(), list_before)) {
         throw std::logic_error("simdcollide::particle_world: relisted pairs out of order");
     }
 #endif
 
     // Boxes: the leavers' entries made again.
     find_in_blocks(
-        leavers_.size(), new_pairs_,
+        lists, lists.leavers.size(), lists.new_pairs, tasks,
         [&](std::size_t at, std::vector<circle_pair>& out, std::vector<std::uint32_t>& candidates) {
-            append_box_contacts(leavers_[at], out, candidates);
+            append_box_contacts(lists, slots, boxes, lists.leavers[at], out, candidates);
         });
     {
         const std::span<const circle_pair> fresh = sorted_new_entries();
         const circle_pair* next = fresh.data();
-        merged_box_contacts_.resize(box_contacts_.size() + fresh.size());
+        lists.merged_box_contacts.resize(lists.box_contacts.size() + fresh.size());
         const circle_pair* const end = merge_list(
-            box_contacts_.data(), box_contacts_.data() + box_contacts_.size(), next,
-            fresh.data() + fresh.size(), merged_box_contacts_.data(),
-            [&](circle_pair q) { return is_leaver_[q.a] != 0; }, [](circle_pair) {});
-        merged_box_contacts_.resize(static_cast<std::size_t>(end - merged_box_contacts_.data()));
-        box_contacts_.swap(merged_box_contacts_);
+            lists.box_contacts.data(), lists.box_contacts.data() + lists.box_contacts.size(), next,
+            fresh.data() + fresh.size(), lists.merged_box_contacts.data(),
+            [&](circle_pair q) { return lists.is_leaver[q.a] != 0; }, [](circle_pair) {});
+        lists.merged_box_contacts.resize(
+            static_cast<std::size_t>(end - lists.merged_box_contacts.data()));
+        lists.box_contacts.swap(lists.merged_box_contacts);
 #ifndef NDEBUG
-        if (!std::is_sorted(box_contacts_.begin(), box_contacts_.end(), list_before)) {
+        if (!std::is_sorted(lists.box_contacts.begin(), lists.box_contacts.end(), list_before)) {
             throw std::logic_error("simdcollide::particle_world: relisted box contacts out of "
                                    "order");
         }

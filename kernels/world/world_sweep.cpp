@@ -6,12 +6,16 @@
 // instruction set, and each fast circle reads only static obstacles and writes only itself:
 // the same bits on every instruction set and at any worker count. A world with no fast
 // circle runs none of this and keeps its bits.
-#include "world/world_state.hpp"
+#include "world/world_sweep.hpp"
 
 #include "pairwise/kernel_table.hpp"
 #include "runtime/circle_blocks.hpp"
 #include "runtime/tasks.hpp"
+#include "world/world_boxes.hpp"
 #include "world/world_impact.hpp"
+#include "world/world_slots.hpp"
+#include "world/world_solve.hpp"
+#include "world/world_state.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -79,21 +83,15 @@ struct fast_test {
     }
 };
 
-fast_test fast_test_of(const detail::world_state& w, const particles_view& p, float h, float gain) {
-    return {p.vx, p.vy, p.radius, p.inverse_mass, w.options().sweep_from, 1.0F / h, gain};
-}
-
-// Whether any of n circles passes `fast`: a loop GCC vectorises, since most substeps of
-// most worlds have no fast circle.
-bool any_fast(const fast_test& fast, std::size_t n) {
-    if (!(fast.sweep_from < std::numeric_limits<float>::infinity())) {
-        return false;
-    }
-    int any = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        any |= fast(i) ? 1 : 0;
-    }
-    return any != 0;
+fast_test fast_test_of(const detail::circle_slots& slots, const world_options& options, float h,
+                       float gain) {
+    return {slots.vx.data(),
+            slots.vy.data(),
+            slots.radius.data(),
+            slots.inverse_mass.data(),
+            options.sweep_from,
+            1.0F / h,
+            gain};
 }
 
 float gravity_of(const world_options& o) {
@@ -118,13 +116,6 @@ void slots_where(const detail::task_runner& tasks, std::size_t n, Keep&& keep,
 }
 
 } // namespace
-
-// Whether a step of substeps of h has a circle that can be fast in it: by its speed now and
-// all that gravity can add over the step (a world in bands steps outside them if so).
-bool detail::world_state::fast_in_step(float h) {
-    const float dt = h * static_cast<float>(options_.substeps);
-    return any_fast(fast_test_of(*this, slots(), h, gravity_of(options_) * dt), size());
-}
 
 namespace {
 
@@ -165,13 +156,14 @@ float least_threshold(const fast_test& fast, std::size_t first, std::size_t end)
 // fast_test over the moving circles (negative: one is always fast), block by block on the
 // workers. Each substep then first compares the largest speed with it, reading two arrays
 // where fast_test reads four.
-float detail::world_state::fast_floor(float h) {
-    const fast_test fast = fast_test_of(*this, slots(), h, gravity_of(options_) * h);
+float detail::fast_floor(const circle_slots& slots, const world_options& options, float h,
+                         const task_runner& tasks) {
+    const fast_test fast = fast_test_of(slots, options, h, gravity_of(options) * h);
     if (!(fast.sweep_from < std::numeric_limits<float>::infinity())) {
         return std::numeric_limits<float>::infinity();
     }
     return detail::combine_over_blocks(
-        task_runner(), size(), detail::items_per_task,
+        tasks, slots.size(), detail::items_per_task,
         [&](std::size_t first, std::size_t end) { return least_threshold(fast, first, end); },
         [](float least, float f) { return f < least ? f : least; });
 }
@@ -179,72 +171,50 @@ float detail::world_state::fast_floor(float h) {
 // Before a substep's positions are integrated, over h: the fast circles (their speed now,
 // with a margin of what gravity adds in h) and where each starts. `floor` is fast_floor(h): no
 // circle is fast unless one is always fast (floor < 0) or the fastest passes it.
-void detail::world_state::find_fast_circles(float h, float floor,
-                                            const detail::kernel_table& kernels) {
-    fast_.clear();
-    fastest_ = std::numeric_limits<float>::infinity(); // not known
+void detail::find_fast_circles(sweep_state& sweeps, circle_slots& slots,
+                               const world_options& options, float h, const kernel_table& kernels,
+                               const task_runner& tasks) {
+    const float floor = sweeps.floor;
+    sweeps.fast.clear();
+    sweeps.fastest = std::numeric_limits<float>::infinity(); // not known
     if (!(floor < std::numeric_limits<float>::infinity())) {
         return;
     }
     if (floor >= 0.0F) {
         // Block by block on the workers: the largest of the blocks' largest is the same
         // number, however the circles are cut (a NaN never wins in either).
-        const particles_view p = slots();
-        fastest_ = detail::combine_over_blocks(
-            task_runner(), p.count, detail::items_per_task,
+        const particles_view p = slots.view();
+        sweeps.fastest = detail::combine_over_blocks(
+            tasks, slots.size(), detail::items_per_task,
             [&](std::size_t first, std::size_t end) {
                 return kernels.world.fastest(detail::circles_of(p, {first, end}));
             },
             [](float most, float f) { return f > most ? f : most; });
-        if (!(fastest_ > floor * floor)) {
+        if (!(sweeps.fastest > floor * floor)) {
             return;
         }
     }
-    const fast_test fast = fast_test_of(*this, slots(), h, gravity_of(options_) * h);
-    slots_where(task_runner(), size(), fast, fast_of_block_, fast_);
-    fast_start_x_.resize(fast_.size());
-    fast_start_y_.resize(fast_.size());
-    for (std::size_t k = 0; k < fast_.size(); ++k) {
-        fast_start_x_[k] = x_[fast_[k]];
-        fast_start_y_[k] = y_[fast_[k]];
+    const fast_test fast = fast_test_of(slots, options, h, gravity_of(options) * h);
+    slots_where(tasks, slots.size(), fast, sweeps.fast_of_block, sweeps.fast);
+    sweeps.fast_start_x.resize(sweeps.fast.size());
+    sweeps.fast_start_y.resize(sweeps.fast.size());
+    for (std::size_t k = 0; k < sweeps.fast.size(); ++k) {
+        sweeps.fast_start_x[k] = slots.x[sweeps.fast[k]];
+        sweeps.fast_start_y[k] = slots.y[sweeps.fast[k]];
     }
 }
 
 std::size_t detail::world_state::look_for_fast_circles(float dt) {
     const float h = dt / static_cast<float>(options_.substeps);
-    const float floor = fast_floor(h);
+    const detail::task_runner tasks = task_runner();
+    sweeps_.floor = fast_floor(slots_, options_, h, tasks);
     std::size_t found = 0;
     const detail::kernel_table& kernels = detail::active_table();
     for (int s = 0; s < options_.substeps; ++s) {
-        find_fast_circles(h, floor, kernels);
-        found += fast_.size();
+        find_fast_circles(sweeps_, slots_, options_, h, kernels, tasks);
+        found += sweeps_.fast.size();
     }
     return found;
-}
-
-// The static circles as boxes (each one's bounding square) in a grid of their own, for the
-// sweeps to find those near a path; made at most once a step, when a sweep first needs it.
-void detail::world_state::list_static_circles() {
-    const auto square_of = [&](std::size_t i) {
-        return aabb::from_min_max(x_[i] - radius_[i], y_[i] - radius_[i], x_[i] + radius_[i],
-                                  y_[i] + radius_[i]);
-    };
-    // A static circle that is not valid (a caller wrote a non-finite centre into
-    // particles()) stops nothing: the grid takes valid boxes only.
-    const auto listed = [&](std::size_t i) {
-        const aabb square = square_of(i);
-        return inverse_mass_[i] == 0.0F && std::isfinite(square.min_x) &&
-               std::isfinite(square.min_y) && std::isfinite(square.max_x) &&
-               std::isfinite(square.max_y) && square.min_x <= square.max_x &&
-               square.min_y <= square.max_y;
-    };
-    slots_where(task_runner(), size(), listed, static_of_block_, static_slots_);
-    aabb_set squares;
-    for (const std::uint32_t s : static_slots_) {
-        squares.push_back(square_of(s));
-    }
-    static_circles_ = static_box_grid(squares.view());
-    static_circles_current_ = true;
 }
 
 namespace {
@@ -252,70 +222,75 @@ namespace {
 // Fast circles a worker sweeps at a time: each takes two or more grid queries.
 constexpr std::size_t sweeps_per_task = 64;
 
-} // namespace
-
-// The sweep stage: each fast circle's move of the substep swept; stopped at its first
-// impact, its velocity answering it, the rest of the move along the surface swept again.
-void detail::world_state::sweep_fast_circles() {
-    if (fast_.empty()) {
-        return;
+// The static circles as boxes (each one's bounding square) in a grid of their own, for the
+// sweeps to find those near a path; made at most once a step, when a sweep first needs it.
+void list_static_circles(detail::sweep_state& sweeps, const detail::circle_slots& slots,
+                         const detail::task_runner& tasks) {
+    const auto square_of = [&](std::size_t i) {
+        return aabb::from_min_max(slots.x[i] - slots.radius[i], slots.y[i] - slots.radius[i],
+                                  slots.x[i] + slots.radius[i], slots.y[i] + slots.radius[i]);
+    };
+    // A static circle that is not valid (a caller wrote a non-finite centre into
+    // particles()) stops nothing: the grid takes valid boxes only.
+    const auto listed = [&](std::size_t i) {
+        const aabb square = square_of(i);
+        return slots.inverse_mass[i] == 0.0F && std::isfinite(square.min_x) &&
+               std::isfinite(square.min_y) && std::isfinite(square.max_x) &&
+               std::isfinite(square.max_y) && square.min_x <= square.max_x &&
+               square.min_y <= square.max_y;
+    };
+    slots_where(tasks, slots.size(), listed, sweeps.static_of_block, sweeps.static_slots);
+    aabb_set squares;
+    for (const std::uint32_t s : sweeps.static_slots) {
+        squares.push_back(square_of(s));
     }
-    if (!static_circles_current_) {
-        list_static_circles();
-    }
-    const float* const boxes = box_records_.data();
-    const auto box_count = static_cast<std::uint32_t>(grid_.size());
-    // Each fast circle's sweep reads only the obstacles, which stay where they are, and
-    // writes only that circle: blocks of them on the workers, each with its own candidates.
-    const std::size_t blocks = (fast_.size() + sweeps_per_task - 1) / sweeps_per_task;
-    near_of_block_.resize(blocks);
-    detail::for_each_item(task_runner(), blocks, [&](std::size_t block) {
-        std::vector<std::uint32_t>& near = near_of_block_[block];
-        const std::size_t end = std::min(fast_.size(), (block + 1) * sweeps_per_task);
-        for (std::size_t k = block * sweeps_per_task; k < end; ++k) {
-            sweep_fast_circle(k, boxes, box_count, near);
-        }
-    });
+    sweeps.static_circles = static_box_grid(squares.view());
+    sweeps.static_circles_current = true;
 }
 
-// The sweep of fast circle k (fast_[k]), with `near` as the grid queries' scratch.
-void detail::world_state::sweep_fast_circle(std::size_t k, const float* boxes,
-                                            std::uint32_t box_count,
-                                            std::vector<std::uint32_t>& near) {
-    const std::uint32_t f = fast_[k];
-    const float r = radius_[f];
+// The sweep of fast circle k (sweeps.fast[k]), with `near` as the grid queries' scratch.
+void sweep_fast_circle(const detail::sweep_state& sweeps, detail::circle_slots& slots,
+                       detail::solver_state& solver, const detail::world_boxes& boxes_of_world,
+                       const world_options& options, std::size_t k,
+                       std::vector<std::uint32_t>& near) {
+    const float* const boxes = boxes_of_world.records.data();
+    const static_box_grid& grid = boxes_of_world.grid;
+    const auto box_count = static_cast<std::uint32_t>(grid.size());
+    const std::uint32_t f = sweeps.fast[k];
+    const float r = slots.radius[f];
     // The first impact of the move from (sx, sy) by (dx, dy) among the boxes (by index)
     // and the static circles (box_count + their index), skipping obstacle `skip`.
     const auto first_impact = [&](float sx, float sy, float dx, float dy, std::uint32_t skip) {
         first_hit first;
-        grid_.candidates_along(sx, sy, r, dx, dy, near);
+        grid.candidates_along(sx, sy, r, dx, dy, near);
         for (const std::uint32_t e : near) {
             const float* b = boxes + 4 * std::size_t{e};
             if (e != skip) {
                 first.offer(sweep::sweep_box_of(sx, sy, r, dx, dy, b[0], b[1], b[2], b[3]), e);
             }
         }
-        static_circles_.candidates_along(sx, sy, r, dx, dy, near);
+        sweeps.static_circles.candidates_along(sx, sy, r, dx, dy, near);
         for (const std::uint32_t c : near) {
-            const std::uint32_t s = static_slots_[c];
+            const std::uint32_t s = sweeps.static_slots[c];
             if (box_count + c != skip) {
-                first.offer(sweep::sweep_circle_of(sx, sy, r, dx, dy, x_[s], y_[s], radius_[s]),
+                first.offer(sweep::sweep_circle_of(sx, sy, r, dx, dy, slots.x[s], slots.y[s],
+                                                   slots.radius[s]),
                             box_count + c);
             }
         }
         return first;
     };
-    const float sx = fast_start_x_[k];
-    const float sy = fast_start_y_[k];
-    const float dx = x_[f] - sx;
-    const float dy = y_[f] - sy;
+    const float sx = sweeps.fast_start_x[k];
+    const float sy = sweeps.fast_start_y[k];
+    const float dx = slots.x[f] - sx;
+    const float dy = slots.y[f] - sy;
     const first_hit hit = first_impact(sx, sy, dx, dy, none);
     if (hit.obstacle == none) {
         return;
     }
     const sweep::impact_result& a = hit.impact;
-    detail::respond_to_impact(vx_[f], vy_[f], a.normal_x, a.normal_y, options_.restitution,
-                              options_.friction);
+    detail::respond_to_impact(slots.vx[f], slots.vy[f], a.normal_x, a.normal_y, options.restitution,
+                              options.friction);
     // Up to the impact, then the rest of the move less its part into the surface.
     const float ix = sx + a.time * dx;
     const float iy = sy + a.time * dy;
@@ -326,12 +301,39 @@ void detail::world_state::sweep_fast_circle(std::size_t k, const float* boxes,
     const float t = second.obstacle == none ? 1.0F : second.impact.time;
     if (second.obstacle != none) {
         const sweep::impact_result& b = second.impact;
-        detail::respond_to_impact(vx_[f], vy_[f], b.normal_x, b.normal_y, options_.restitution,
-                                  options_.friction);
+        detail::respond_to_impact(slots.vx[f], slots.vy[f], b.normal_x, b.normal_y,
+                                  options.restitution, options.friction);
     }
-    x_[f] = ix + t * rx;
-    y_[f] = iy + t * ry;
-    settle_in_solver(f);
+    slots.x[f] = ix + t * rx;
+    slots.y[f] = iy + t * ry;
+    settle_in_solver(solver, slots, f);
+}
+
+} // namespace
+
+// The sweep stage: each fast circle's move of the substep swept; stopped at its first
+// impact, its velocity answering it, the rest of the move along the surface swept again.
+void detail::sweep_fast_circles(sweep_state& sweeps, circle_slots& slots, solver_state& solver,
+                                const world_boxes& boxes, const world_options& options,
+                                const task_runner& tasks) {
+    if (sweeps.fast.empty()) {
+        return;
+    }
+    if (!sweeps.static_circles_current) {
+        list_static_circles(sweeps, slots, tasks);
+    }
+
+    // Each fast circle's sweep reads only the obstacles, which stay where they are, and
+    // writes only that circle: blocks of them on the workers, each with its own candidates.
+    const std::size_t blocks = (sweeps.fast.size() + sweeps_per_task - 1) / sweeps_per_task;
+    sweeps.near_of_block.resize(blocks);
+    detail::for_each_item(tasks, blocks, [&](std::size_t block) {
+        std::vector<std::uint32_t>& near = sweeps.near_of_block[block];
+        const std::size_t end = std::min(sweeps.fast.size(), (block + 1) * sweeps_per_task);
+        for (std::size_t k = block * sweeps_per_task; k < end; ++k) {
+            sweep_fast_circle(sweeps, slots, solver, boxes, options, k, near);
+        }
+    });
 }
 
 } // namespace simdcollide

@@ -1,0 +1,119 @@
+// The step: every stage of it, named once (world_profile.hpp's step_stage) and run here, in
+// order, on one worker or many (docs/world-design.md, "The step"). Each stage is a function
+// over the parts of the world it reads and writes, in the file named for it.
+#include "world/world_state.hpp"
+
+#include "pairwise/kernel_table.hpp"
+#include "runtime/tasks.hpp"
+#include "world/solver/solver_table.hpp"
+#include "world/world_errors.hpp"
+
+#include <string>
+
+namespace simdcollide {
+
+using detail::number;
+using detail::refuse;
+using detail::step_stage;
+
+void detail::world_state::step(float dt) {
+    if (!(dt > 0.0F && dt <= max_time_step) ||
+        !(dt / static_cast<float>(options_.substeps) >= min_substep)) {
+        refuse("time step is " + number(dt) + ", must be finite, at most " + number(max_time_step) +
+               ", and at least " + number(min_substep) + " a substep (" +
+               std::to_string(options_.substeps) + " substeps)");
+    }
+    // Resolved before anything changes: the first call reads SIMDCOLLIDE_ISA and may throw
+    // isa_unavailable, which then leaves the world as it was.
+    const detail::kernel_table& kernels = detail::active_table();
+    const detail::solver_kernels& solver = detail::solver_table(kernels.id);
+    const int substeps = options_.substeps;
+    // may refuse a kinematic box's move, before anything changes
+    plan_kinematic_step(kinematic_, substeps, dt);
+    const detail::task_runner tasks = task_runner();
+    clock_.begin_step();
+
+    clock_.enter(step_stage::sort);
+    const bool resorted =
+        circles_changed_ || slots_.circle_of_slot.size() != size() || steps_ % sort_every == 0;
+    if (resorted) {
+        // the slots change: the impulses go by the caller's indices
+        keep_impulses_by_circle(solver_, slots_.circle_of_slot);
+        sort_slots(circles_, slots_, lists_, tasks);
+        circles_changed_ = false;
+    }
+
+    clock_.enter(step_stage::gather);
+    gather(circles_, slots_, kernels, tasks);
+
+    clock_.enter(step_stage::lists);
+    const listing listed = listing_needed(lists_, slots_, boxes_.changed, options_, dt, tasks);
+    switch (listed) {
+    case listing::kept:
+        break;
+    case listing::some:
+        relist_leavers(lists_, slots_, boxes_, options_, dt, tasks);
+        ++lists_.listings.partial;
+        break;
+    case listing::all:
+        list_contacts(lists_, slots_, boxes_, options_, dt, tasks);
+        boxes_.changed = false;
+        ++lists_.listings.full;
+        break;
+    }
+    list_kinematic_entries(kinematic_, lists_, slots_, boxes_.count(), listed, resorted, tasks);
+    const float h = dt / static_cast<float>(substeps);
+    sweeps_.static_circles_current = false;
+    sweeps_.floor = fast_floor(slots_, options_, h, tasks);
+
+    const std::vector<circle_pair>& box_entries = step_box_entries(lists_, kinematic_);
+    if (contacts_due(solver_, listed != listing::kept || resorted, box_entries)) {
+        clock_.enter(step_stage::contacts);
+        make_contacts(solver_, lists_.pairs, box_entries, slots_);
+    }
+
+    clock_.enter(step_stage::prepare);
+    prepare_contacts(solver_, slots_, boxes_, kinematic_, h, solver, tasks);
+
+    detail::solve_parameters solve = solve_parameters_of(options_, h);
+    for (int s = 0; s < substeps; ++s) {
+        kinematic_substep_start(kinematic_, boxes_, s, substeps);
+        solve.elapsed = static_cast<float>(s) * h;
+        clock_.enter(step_stage::integrate_velocities);
+        integrate_velocities(solver_, slots_, options_, h, solver, tasks);
+        clock_.enter(step_stage::warm_start);
+        warm_start(solver_, solver, tasks);
+        clock_.enter(step_stage::solve);
+        solve.use_bias = true;
+        solve_contacts(solver_, solve, solver, tasks);
+        clock_.enter(step_stage::fast);
+        velocities_out(solver_, slots_, solver, tasks); // what the look and the sweeps read
+        find_fast_circles(sweeps_, slots_, options_, h, kernels, tasks);
+        note_kinematic_starts(kinematic_, slots_, sweeps_, options_, h);
+        clock_.enter(step_stage::integrate_positions);
+        integrate_positions(solver_, slots_, h, solver, tasks);
+        clock_.enter(step_stage::sweep);
+        sweep_fast_circles(sweeps_, slots_, solver_, boxes_, options_, tasks);
+        clock_.enter(step_stage::kinematic);
+        sweep_kinematic_boxes(kinematic_, slots_, solver_, options_, tasks);
+        clock_.enter(step_stage::relax);
+        solve.use_bias = false;
+        solve.elapsed = static_cast<float>(s + 1) * h;
+        for (int r = 0; r < options_.relax_iterations; ++r) {
+            solve_contacts(solver_, solve, solver, tasks);
+        }
+    }
+    if (options_.restitution > 0.0F) {
+        clock_.enter(step_stage::restitution);
+        restitution(solver_, options_, solver, tasks);
+    }
+
+    clock_.enter(step_stage::scatter);
+    velocities_out(solver_, slots_, solver, tasks);
+    finish_kinematic_step(kinematic_);
+    scatter(slots_, circles_, kernels, tasks);
+    clock_.stop();
+    ++steps_;
+}
+
+} // namespace simdcollide
