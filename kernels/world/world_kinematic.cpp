@@ -3,7 +3,7 @@
 // box's path and lists them with the box beside the static boxes' entries
 // (world_kinematic_lists.cpp), so that the solver's passes take a kinematic box's contacts as
 // a static box's, with the circle's velocity relative to the box. A move that is fast against
-// a box is swept in the box's frame as the positions are integrated (the kinematic stage,
+// a box is swept in the box's frame as the positions are integrated (the kinematic_sweep stage,
 // world_kinematic_sweep.cpp). This file holds the boxes themselves, their moves a substep,
 // and where each ends the step.
 #include "world/world_state.hpp"

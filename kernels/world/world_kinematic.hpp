@@ -1,6 +1,6 @@
 // Kinematic boxes (docs/world-design.md, "Kinematic boxes"): boxes the host moves, their moves
 // a substep (world_kinematic.cpp), the circles listed with each (world_kinematic_lists.cpp),
-// and the sweeps in a box's frame (the kinematic stage, world_kinematic_sweep.cpp).
+// and the sweeps in a box's frame (the kinematic_sweep stage, world_kinematic_sweep.cpp).
 #pragma once
 
 #include <simdcollide/circle_circle.hpp>
@@ -93,7 +93,7 @@ void kinematic_substep_start(kinematic_boxes& kinematic, world_boxes& boxes, int
 void note_kinematic_starts(kinematic_boxes& kinematic, const circle_slots& slots,
                            const sweep_state& sweeps, const world_options& options, float h);
 
-/// The kinematic stage: each listed circle's move of the substep that is fast against a box
+/// The kinematic_sweep stage: each listed circle's move of the substep that is fast against a box
 /// swept against the box in its own frame.
 void sweep_kinematic_boxes(const kinematic_boxes& kinematic, circle_slots& slots,
                            solver_state& solver, const world_options& options,

@@ -1,9 +1,9 @@
-// The kinematic stage (docs/world-design.md, "Kinematic boxes"): a circle's move that is fast
-// against a kinematic box is swept in the box's frame, so that a box pushes a circle at any speed
-// without passing through it. The sweeps are scalar code compiled once, on the reference's per-move
-// math (swept.inl): the same bits on every instruction set. Each circle's sweep reads the boxes and
-// writes that circle alone, so the workers take blocks of circles and the bits do not depend on
-// their number.
+// The kinematic_sweep stage (docs/world-design.md, "Kinematic boxes"): a circle's move that is
+// fast against a kinematic box is swept in the box's frame, so that a box pushes a circle at any
+// speed without passing through it. The sweeps are scalar code compiled once, on the reference's
+// per-move math (swept.inl): the same bits on every instruction set. Each circle's sweep reads the
+// boxes and writes that circle alone, so the workers take blocks of circles and the bits do not
+// depend on their number.
 #include "world/world_kinematic.hpp"
 
 #include "runtime/circle_blocks.hpp"
@@ -104,13 +104,13 @@ void detail::note_kinematic_starts(kinematic_boxes& kinematic, const circle_slot
     }
 }
 
-// The kinematic stage: each listed circle's move of the substep (after the sweep stage), where it
-// is fast against a box (longer, less the box's move, than sweep_from times its radius), swept
-// against the box in its own frame (the box still where it started the substep, the circle moving
-// by its move less the box's): at an impact the circle stops there, its velocity relative to the
-// box answers (respond_to_impact), and the rest of its move in that frame, less its part into the
-// box, slides on; then it is carried by the box's move. Boxes in ascending order, each from where
-// the last left the circle. A slower move is left to the contacts, as against a static box.
+// The kinematic_sweep stage: each listed circle's move of the substep (after the sweep stage),
+// where it is fast against a box (longer, less the box's move, than sweep_from times its radius),
+// swept against the box in its own frame (the box still where it started the substep, the circle
+// moving by its move less the box's): at an impact the circle stops there, its velocity relative to
+// the box answers (respond_to_impact), and the rest of its move in that frame, less its part into
+// the box, slides on; then it is carried by the box's move. Boxes in ascending order, each from
+// where the last left the circle. A slower move is left to the contacts, as against a static box.
 void detail::sweep_kinematic_boxes(const kinematic_boxes& kinematic, circle_slots& slots,
                                    solver_state& solver, const world_options& options,
                                    const task_runner& tasks) {

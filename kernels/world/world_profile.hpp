@@ -20,10 +20,10 @@ enum class step_stage : std::uint8_t {
     integrate_velocities, // each substep: gravity
     warm_start,           // each substep: the accumulated impulses applied
     solve,                // each substep: soft contacts, with push-out
-    fast,                 // each substep: the look for fast circles
+    fast_circles,         // each substep: the look for fast circles
     integrate_positions,  // each substep: x += v h
     sweep,                // each substep: continuous collision
-    kinematic,            // each substep: the sweeps against kinematic boxes
+    kinematic_sweep,      // each substep: the sweeps against kinematic boxes
     relax,                // each substep: rigid contacts, without push-out
     restitution,          // after the substeps
     scatter,              // the results back to the caller's order
@@ -31,13 +31,13 @@ enum class step_stage : std::uint8_t {
 inline constexpr std::size_t step_stage_count = 15;
 
 inline constexpr std::array<const char*, step_stage_count> step_stage_names{
-    "sort",       "gather",
-    "lists",      "contacts",
-    "prepare",    "integrate_velocities",
-    "warm_start", "solve",
-    "fast",       "integrate_positions",
-    "sweep",      "kinematic",
-    "relax",      "restitution",
+    "sort",         "gather",
+    "lists",        "contacts",
+    "prepare",      "integrate_velocities",
+    "warm_start",   "solve",
+    "fast_circles", "integrate_positions",
+    "sweep",        "kinematic_sweep",
+    "relax",        "restitution",
     "scatter"};
 
 /// Seconds spent in each stage over the steps kept so far, and those steps.

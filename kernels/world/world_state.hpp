@@ -93,7 +93,7 @@ public:
     [[nodiscard]] std::span<const circle_pair> box_contacts_in_slots() const noexcept {
         return lists_.box_contacts;
     }
-    /// What a step of dt does to find its fast circles (the sweep stage's look), alone: the
+    /// What a step of dt does to find its fast circles (the fast_circles stage), alone: the
     /// floor, then each substep's look, all from the state as it is. Returns how many fast
     /// circles the looks found. For the benchmarks.
     std::size_t look_for_fast_circles(float dt);

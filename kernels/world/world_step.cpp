@@ -86,7 +86,7 @@ void detail::world_state::step(float dt) {
         clock_.enter(step_stage::solve);
         solve.use_bias = true;
         solve_contacts(solver_, solve, solver, tasks);
-        clock_.enter(step_stage::fast);
+        clock_.enter(step_stage::fast_circles);
         velocities_out(solver_, slots_, solver, tasks); // what the look and the sweeps read
         find_fast_circles(sweeps_, slots_, options_, h, kernels, tasks);
         note_kinematic_starts(kinematic_, slots_, sweeps_, options_, h);
@@ -94,7 +94,7 @@ void detail::world_state::step(float dt) {
         integrate_positions(solver_, slots_, h, solver, tasks);
         clock_.enter(step_stage::sweep);
         sweep_fast_circles(sweeps_, slots_, solver_, boxes_, options_, tasks);
-        clock_.enter(step_stage::kinematic);
+        clock_.enter(step_stage::kinematic_sweep);
         sweep_kinematic_boxes(kinematic_, slots_, solver_, options_, tasks);
         clock_.enter(step_stage::relax);
         solve.use_bias = false;

@@ -42,8 +42,8 @@ struct sweep_state {
 [[nodiscard]] float fast_floor(const circle_slots& slots, const world_options& options, float h,
                                const task_runner& tasks);
 
-/// The fast stage, before a substep's positions are integrated, over h: the fast circles and
-/// where each starts, with sweeps.floor the step's fast_floor.
+/// The fast_circles stage, before a substep's positions are integrated, over h: the fast circles
+/// and where each starts, with sweeps.floor the step's fast_floor.
 void find_fast_circles(sweep_state& sweeps, circle_slots& slots, const world_options& options,
                        float h, const kernel_table& kernels, const task_runner& tasks);
 
