@@ -2,6 +2,7 @@
 // (world.hpp).
 #include "world/world_state.hpp"
 
+#include "runtime/tasks.hpp"
 #include "world/world_errors.hpp"
 
 #include <cmath>
@@ -125,7 +126,7 @@ std::size_t detail::world_state::remove_marked(std::span<const std::uint8_t> doo
     if (removed > 0) {
         circles_changed_ = true;
         // the contacts' impulses go on under the circles' new indices
-        keep_impulses_by_circle(solver_, slots_.circle_of_slot);
+        keep_impulses_by_circle(solver_, slots_.circle_of_slot, task_runner());
         solver_.carried.remove_circles(doomed);
     }
     return removed;
@@ -145,7 +146,7 @@ void detail::world_state::set_boxes(aabbs_view boxes) {
     boxes_.records = std::move(records);
     boxes_.changed = true;
     // new boxes, new contacts: the box contacts start again from 0
-    keep_impulses(solver_);
+    keep_impulses(solver_, task_runner());
     solver_.carried.boxes.clear();
 }
 

@@ -8,6 +8,7 @@
 // and where each ends the step.
 #include "world/world_state.hpp"
 
+#include "runtime/tasks.hpp"
 #include "world/world_errors.hpp"
 #include "world/world_reference.hpp"
 
@@ -141,7 +142,7 @@ void detail::world_state::remove_kinematic_box(std::size_t index) {
         e.b -= e.b > gone ? 1 : 0;
     }
     kinematic_.regions_current = false;
-    keep_impulses(solver_);
+    keep_impulses(solver_, task_runner());
     solver_.carried.remove_box(static_cast<std::uint32_t>(boxes_.count() + index));
 }
 

@@ -100,16 +100,17 @@ void pass(const detail::task_runner& tasks, const detail::solver_state& solver, 
 
 } // namespace
 
-void detail::keep_impulses(solver_state& solver) {
+void detail::keep_impulses(solver_state& solver, const task_runner& tasks) {
     if (solver.current) {
-        solver.carried.take(solver.pairs, solver.boxes);
+        solver.carried.take(solver.pairs, solver.boxes, tasks);
         solver.current = false;
     }
 }
 
 void detail::keep_impulses_by_circle(solver_state& solver,
-                                     std::span<const std::uint32_t> circle_of_slot) {
-    keep_impulses(solver);
+                                     std::span<const std::uint32_t> circle_of_slot,
+                                     const task_runner& tasks) {
+    keep_impulses(solver, tasks);
     if (!solver.carried.by_circle) {
         solver.carried.to_circles(circle_of_slot);
     }
@@ -121,13 +122,14 @@ bool detail::contacts_due(const solver_state& solver, bool lists_changed,
 }
 
 void detail::make_contacts(solver_state& solver, std::span<const circle_pair> pairs,
-                           const std::vector<circle_pair>& box_entries, const circle_slots& slots) {
-    keep_impulses(solver);
+                           const std::vector<circle_pair>& box_entries, const circle_slots& slots,
+                           const task_runner& tasks) {
+    keep_impulses(solver, tasks);
     if (solver.carried.by_circle) {
         solver.carried.to_slots(slots.slot_of_circle);
     }
     detail::colour_pairs(pairs, slots.inverse_mass.span(), solver.carried.pairs, solver.pairs,
-                         solver.colour_marks);
+                         solver.colour_marks, tasks);
     detail::colour_boxes(box_entries, solver.carried.boxes, solver.boxes);
     solver.carried.pairs.clear();
     solver.carried.boxes.clear();

@@ -45,10 +45,11 @@ struct solver_state {
 };
 
 /// The impulses from the contacts into the carry, where the contacts hold them.
-void keep_impulses(solver_state& solver);
+void keep_impulses(solver_state& solver, const task_runner& tasks);
 /// The same, the carry then keyed by the caller's index: the slots are about to change, or
 /// circles to be removed.
-void keep_impulses_by_circle(solver_state& solver, std::span<const std::uint32_t> circle_of_slot);
+void keep_impulses_by_circle(solver_state& solver, std::span<const std::uint32_t> circle_of_slot,
+                             const task_runner& tasks);
 
 /// Whether the contacts must be made again: the lists changed, or the box entries did.
 [[nodiscard]] bool contacts_due(const solver_state& solver, bool lists_changed,
@@ -56,7 +57,8 @@ void keep_impulses_by_circle(solver_state& solver, std::span<const std::uint32_t
 /// The contacts stage: the contacts of the lists, coloured, each with its impulses from the
 /// carry.
 void make_contacts(solver_state& solver, std::span<const circle_pair> pairs,
-                   const std::vector<circle_pair>& box_entries, const circle_slots& slots);
+                   const std::vector<circle_pair>& box_entries, const circle_slots& slots,
+                   const task_runner& tasks);
 
 /// The prepare stage: the solver's state and the circles' shapes, then each contact from
 /// where the step starts the circles and the boxes, its impulses scaled from the last step's

@@ -38,7 +38,7 @@ void detail::world_state::step(float dt) {
         circles_changed_ || slots_.circle_of_slot.size() != size() || steps_ % sort_every == 0;
     if (resorted) {
         // the slots change: the impulses go by the caller's indices
-        keep_impulses_by_circle(solver_, slots_.circle_of_slot);
+        keep_impulses_by_circle(solver_, slots_.circle_of_slot, tasks);
         sort_slots(circles_, slots_, lists_, tasks);
         circles_changed_ = false;
     }
@@ -69,7 +69,7 @@ void detail::world_state::step(float dt) {
     const std::vector<circle_pair>& box_entries = step_box_entries(lists_, kinematic_);
     if (contacts_due(solver_, listed != listing::kept || resorted, box_entries)) {
         clock_.enter(step_stage::contacts);
-        make_contacts(solver_, lists_.pairs, box_entries, slots_);
+        make_contacts(solver_, lists_.pairs, box_entries, slots_, tasks);
     }
 
     clock_.enter(step_stage::prepare);

@@ -5,6 +5,7 @@
 // counts; with static circles, contacts apart (speculative) and overlapping, pushes past
 // the speed cap, impulses at the friction bound, and approaches on either side of the
 // restitution threshold.
+#include "runtime/tasks.hpp"
 #include "test_support.hpp"
 #include "world/solver/colours.hpp"
 #include "world/solver/solver_table.hpp"
@@ -56,7 +57,7 @@ struct scene {
                         [](circle_pair l, circle_pair r) { return l.a == r.a && l.b == r.b; }),
             list.end());
         std::vector<std::uint32_t> marks;
-        detail::colour_pairs(list, inverse_mass, {}, pairs, marks);
+        detail::colour_pairs(list, inverse_mass, {}, pairs, marks, detail::task_runner{});
         for (std::size_t k = 0; k < pairs.size(); ++k) {
             const float angle = unit(rng) * 3.14159265F;
             pairs.normal_x[k] = std::cos(angle);

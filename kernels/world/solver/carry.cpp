@@ -1,6 +1,9 @@
 // Warm starting across steps: the impulses kept while contacts are made again (carry.hpp).
 #include "world/solver/carry.hpp"
 
+#include "runtime/tasks.hpp"
+#include "world/solver/colours.hpp"
+
 #include <algorithm>
 
 namespace simdcollide::detail {
@@ -13,24 +16,32 @@ bool key_less(const carried_impulse& l, const carried_impulse& r) {
 
 } // namespace
 
-// In the order of the lists the contacts were made from, which is the keys' order.
-void impulse_carry::take(pair_contacts& p, box_contacts& b) {
-    pairs.clear();
+// In the order of the lists the contacts were made from, which is the keys' order: the
+// pairs by blocks of the list on the workers, joined in block order.
+void impulse_carry::take(pair_contacts& p, box_contacts& b, const task_runner& tasks) {
     boxes.clear();
-    for (const std::uint32_t k : p.position) {
-        if (p.normal[k] != 0.0F || p.tangent[k] != 0.0F) {
-            pairs.push_back({p.a[k], p.b[k], p.normal[k], p.tangent[k]});
-        }
-    }
+    join_in_blocks(tasks, p.position.size(), pairs_per_block, pairs_of_block, pairs,
+                   [&](std::size_t first, std::size_t end, std::vector<carried_impulse>& out,
+                       std::size_t /*block*/) {
+                       const std::uint32_t* const position = p.position.data();
+                       const float* const normal = p.normal.data();
+                       const float* const tangent = p.tangent.data();
+                       for (std::size_t e = first; e < end; ++e) {
+                           const std::uint32_t k = position[e];
+                           if (normal[k] != 0.0F || tangent[k] != 0.0F) {
+                               out.push_back({p.a[k], p.b[k], normal[k], tangent[k]});
+                           }
+                       }
+                   });
     for (const std::uint32_t k : b.position) {
         if (b.normal[k] != 0.0F || b.tangent[k] != 0.0F) {
             boxes.push_back({b.circle[k], b.box[k], b.normal[k], b.tangent[k]});
         }
     }
-    p.resize(0);
+    // The fields keep their storage for the next colouring to overwrite: shrinking them
+    // would zero them, a pass over every field of every contact.
     p.colour_start.clear();
     p.position.clear();
-    b.resize(0);
     b.colour_start.clear();
     b.position.clear();
 }

@@ -14,6 +14,8 @@
 
 namespace simdcollide::detail {
 
+struct task_runner;
+
 /// A contact's impulses under its key: (lower circle, higher circle) for a pair, (circle,
 /// box number) for a box.
 struct carried_impulse {
@@ -28,8 +30,11 @@ struct impulse_carry {
     std::vector<carried_impulse> pairs, boxes; // sorted by key
     bool by_circle = false;                    // keys in the caller's indices (else in slots)
 
-    /// The contacts' non-zero impulses, keyed by slot; the contacts are left empty.
-    void take(pair_contacts& p, box_contacts& b);
+    std::vector<std::vector<carried_impulse>> pairs_of_block; // take's scratch
+
+    /// The contacts' non-zero impulses, keyed by slot, the pairs' taken on the runner's
+    /// workers; the contacts are left without colours, to be coloured again.
+    void take(pair_contacts& p, box_contacts& b, const task_runner& tasks);
     /// Keys from slots to the caller's indices (circle_of_slot).
     void to_circles(std::span<const std::uint32_t> circle_of_slot);
     /// Keys from the caller's indices to slots (slot_of_circle), sorted again.

@@ -1,29 +1,50 @@
 // The soft step's colours (colours.hpp).
 #include "world/solver/colours.hpp"
 
+#include "runtime/tasks.hpp"
+
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 namespace simdcollide::detail {
 
 namespace {
 
-// Each contact's impulses from `carry`, found by walking both lists in key order: `key(k)`
-// is contact k's (lower, higher) key, contacts in ascending key order; position(k) is where
-// contact k lies.
+// Each contact's impulses from `carry`, for contacts [first, end), found by walking both
+// lists in key order: `key(k)` is contact k's (lower, higher) key, contacts in ascending key
+// order; position(k) is where contact k lies.
 template <class Key, class Position, class Contacts>
-void import_impulses(std::size_t count, Key&& key, Position&& position,
+void import_impulses(std::size_t first, std::size_t end, Key&& key, Position&& position,
                      const std::vector<carried_impulse>& carry, Contacts& out) {
-    std::size_t c = 0;
-    for (std::size_t k = 0; k < count && c < carry.size(); ++k) {
+    // (lower, higher) as one 64-bit key: one comparison where two would branch.
+    const auto key_of = [](std::uint32_t a, std::uint32_t b) {
+        return std::uint64_t{a} << 32U | b;
+    };
+    const auto carried = [&](std::size_t c) { return key_of(carry[c].a, carry[c].b); };
+    if (first == end) {
+        return;
+    }
+    const auto [a0, b0] = key(first);
+    const std::uint64_t first_key = key_of(a0, b0);
+    std::size_t c =
+        static_cast<std::size_t>(std::partition_point(carry.begin(), carry.end(),
+                                                      [&](const carried_impulse& i) {
+                                                          return key_of(i.a, i.b) < first_key;
+                                                      }) -
+                                 carry.begin());
+    float* const normal = out.normal.data();
+    float* const tangent = out.tangent.data();
+    for (std::size_t k = first; k < end && c < carry.size(); ++k) {
         const auto [a, b] = key(k);
-        while (c < carry.size() && (carry[c].a < a || (carry[c].a == a && carry[c].b < b))) {
+        const std::uint64_t wanted = key_of(a, b);
+        while (c < carry.size() && carried(c) < wanted) {
             ++c;
         }
-        if (c < carry.size() && carry[c].a == a && carry[c].b == b) {
+        if (c < carry.size() && carried(c) == wanted) {
             const std::size_t p = position(k);
-            out.normal[p] = carry[c].normal;
-            out.tangent[p] = carry[c].tangent;
+            normal[p] = carry[c].normal;
+            tangent[p] = carry[c].tangent;
         }
     }
 }
@@ -41,13 +62,18 @@ std::vector<std::size_t> starts_of(const std::vector<std::size_t>& counts) {
 
 void colour_pairs(std::span<const circle_pair> pairs, std::span<const float> inverse_mass,
                   const std::vector<carried_impulse>& carry, pair_contacts& out,
-                  std::vector<std::uint32_t>& marks) {
+                  std::vector<std::uint32_t>& marks, const task_runner& tasks) {
     static_assert(pair_colours <= 32, "a colour is a bit of a 32-bit mark");
+    static_assert(pair_colours <= 255, "a colour is a byte");
     constexpr std::uint32_t overflow = pair_colours - 1;
+    const std::size_t n = pairs.size();
+    const std::size_t blocks = (n + pairs_per_block - 1) / pairs_per_block;
+    // Each pair's colour, greedily in list order (one pass: each pair's colour depends on
+    // those before it), and how many of each colour each block of pairs holds.
     marks.assign(inverse_mass.size(), 0);
-    std::vector<std::uint8_t> colour(pairs.size());
-    std::vector<std::size_t> counts(pair_colours, 0);
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
+    std::vector<std::uint8_t> colour(n);
+    std::vector<std::uint32_t> count_of_block(blocks * pair_colours, 0);
+    for (std::size_t k = 0; k < n; ++k) {
         const circle_pair q = pairs[k];
         const bool a_moves = inverse_mass[q.a] > 0.0F;
         const bool b_moves = inverse_mass[q.b] > 0.0F;
@@ -59,27 +85,50 @@ void colour_pairs(std::span<const circle_pair> pairs, std::span<const float> inv
             marks[q.b] |= b_moves ? 1U << c : 0U;
         }
         colour[k] = static_cast<std::uint8_t>(c);
-        ++counts[c];
+        ++count_of_block[k / pairs_per_block * pair_colours + c];
+    }
+    // Where each block's pairs of each colour go: colours in order, and within a colour the
+    // blocks in order, so that a colour keeps list order.
+    std::vector<std::size_t> counts(pair_colours, 0);
+    std::vector<std::size_t> next_of_block(blocks * pair_colours);
+    for (std::size_t c = 0; c < pair_colours; ++c) {
+        for (std::size_t k = 0; k < blocks; ++k) {
+            next_of_block[k * pair_colours + c] = counts[c];
+            counts[c] += count_of_block[k * pair_colours + c];
+        }
     }
     out.colour_start = starts_of(counts);
-    out.resize(pairs.size());
-    std::vector<std::size_t> next(out.colour_start.begin(), out.colour_start.end() - 1);
+    out.resize(n);
     std::vector<std::uint32_t>& position = out.position;
-    position.resize(pairs.size());
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-        const std::size_t p = next[colour[k]]++;
-        position[k] = static_cast<std::uint32_t>(p);
-        out.a[p] = pairs[k].a;
-        out.b[p] = pairs[k].b;
-        out.normal[p] = 0.0F;
-        out.tangent[p] = 0.0F;
-    }
-    import_impulses(
-        pairs.size(),
-        [&](std::size_t k) {
-            return std::pair{pairs[k].a, pairs[k].b};
-        },
-        [&](std::size_t k) { return position[k]; }, carry, out);
+    position.resize(n);
+    // Each block lays out its pairs and takes their impulses from the carry on its own: the
+    // blocks write disjoint contacts, the same wherever they run.
+    for_each_item(tasks, blocks, [&](std::size_t block) {
+        const std::size_t first = block * pairs_per_block;
+        const std::size_t end = std::min(n, first + pairs_per_block);
+        std::size_t* const next = next_of_block.data() + block * pair_colours;
+        for (std::size_t c = 0; c < pair_colours; ++c) {
+            next[c] += out.colour_start[c];
+        }
+        std::uint32_t* const a = out.a.data();
+        std::uint32_t* const b = out.b.data();
+        float* const normal = out.normal.data();
+        float* const tangent = out.tangent.data();
+        for (std::size_t k = first; k < end; ++k) {
+            const std::size_t p = next[colour[k]]++;
+            position[k] = static_cast<std::uint32_t>(p);
+            a[p] = pairs[k].a;
+            b[p] = pairs[k].b;
+            normal[p] = 0.0F;
+            tangent[p] = 0.0F;
+        }
+        import_impulses(
+            first, end,
+            [&](std::size_t k) {
+                return std::pair{pairs[k].a, pairs[k].b};
+            },
+            [&](std::size_t k) { return position[k]; }, carry, out);
+    });
 }
 
 void colour_boxes(std::span<const circle_pair> entries, const std::vector<carried_impulse>& carry,
@@ -107,7 +156,7 @@ void colour_boxes(std::span<const circle_pair> entries, const std::vector<carrie
         out.tangent[p] = 0.0F;
     }
     import_impulses(
-        entries.size(),
+        0, entries.size(),
         [&](std::size_t k) {
             return std::pair{entries[k].a, entries[k].b};
         },

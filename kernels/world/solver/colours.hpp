@@ -15,18 +15,24 @@
 
 namespace simdcollide::detail {
 
+struct task_runner;
+
 /// Colours a pair may take before it goes to the overflow (the last colour).
 inline constexpr std::size_t pair_colours = 24;
+/// Pairs a worker lays out at a time once they are coloured.
+inline constexpr std::size_t pairs_per_block = 16384;
 /// Boxes of one circle that get a colour each; a circle's further boxes go to the overflow.
 inline constexpr std::size_t box_colours = 4;
 
 /// The contacts of `pairs` (slots, sorted by a then b): each pair takes the first colour in
 /// which neither of its moving circles (inverse_mass > 0) has a contact yet, in list order,
 /// or the overflow; within a colour they keep list order. Each takes its impulses from
-/// `carry` (keys by slot) where its key is there, 0 otherwise. `marks` is scratch.
+/// `carry` (keys by slot) where its key is there, 0 otherwise. `marks` is scratch. The
+/// colours are found in one pass; the contacts are laid out by blocks of pairs on the
+/// runner's workers, to the same contacts on any number.
 void colour_pairs(std::span<const circle_pair> pairs, std::span<const float> inverse_mass,
                   const std::vector<carried_impulse>& carry, pair_contacts& out,
-                  std::vector<std::uint32_t>& marks);
+                  std::vector<std::uint32_t>& marks, const task_runner& tasks);
 
 /// The contacts of `entries` ((slot, box number), sorted by slot then box): a circle's r-th
 /// box in colour r, its boxes past box_colours in the overflow; impulses from `carry`.

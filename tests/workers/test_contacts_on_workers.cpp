@@ -1,0 +1,137 @@
+// The soft step's contacts made on workers (kernels/world/solver/): the colouring lays the
+// contacts out, and the carry takes their impulses back, by blocks of pairs on the workers,
+// to the same contacts and the same carry as on one.
+#include "runtime/tasks.hpp"
+#include "runtime/worker_pool.hpp"
+#include "world/solver/carry.hpp"
+#include "world/solver/colours.hpp"
+
+#include <simdcollide/circle_circle.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <set>
+#include <vector>
+
+namespace simdcollide::testing {
+namespace {
+
+// Lists of several blocks, whose carry holds some of their keys and some that are gone.
+TEST(contacts_on_workers, are_coloured_and_carried_as_on_one) {
+    const std::uint32_t circles = 20000;
+    std::mt19937 rng(21);
+    std::uniform_int_distribution<std::uint32_t> near(1, 40);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    std::vector<float> inverse_mass(circles);
+    for (float& w : inverse_mass) {
+        w = unit(rng) < 0.05F ? 0.0F : 1.0F;
+    }
+    std::vector<circle_pair> pairs;
+    for (std::uint32_t a = 0; a < circles; ++a) {
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t b = a + near(rng);
+            if (b < circles) {
+                pairs.push_back({a, b});
+            }
+        }
+    }
+    std::sort(pairs.begin(), pairs.end(),
+              [](circle_pair l, circle_pair r) { return l.a != r.a ? l.a < r.a : l.b < r.b; });
+    pairs.erase(std::unique(pairs.begin(), pairs.end(),
+                            [](circle_pair l, circle_pair r) { return l.a == r.a && l.b == r.b; }),
+                pairs.end());
+    ASSERT_GT(pairs.size(), 3 * detail::pairs_per_block);
+    // The carry: every third pair's key, and keys of pairs no longer listed between them.
+    std::vector<detail::carried_impulse> carry;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        if (k % 3 == 0) {
+            carry.push_back({pairs[k].a, pairs[k].b, unit(rng), unit(rng) - 0.5F});
+        }
+        if (k % 5 == 0 && k + 1 < pairs.size() && pairs[k + 1].a == pairs[k].a &&
+            pairs[k + 1].b > pairs[k].b + 1) {
+            carry.push_back({pairs[k].a, pairs[k].b + 1, 9.0F, 9.0F}); // not listed
+        }
+    }
+    const auto coloured_on = [&](std::size_t workers, detail::pair_contacts& out,
+                                 detail::impulse_carry& taken) {
+        std::unique_ptr<detail::worker_pool> pool;
+        detail::task_runner tasks;
+        if (workers > 1) {
+            pool = std::make_unique<detail::worker_pool>(workers);
+            tasks = {pool->callbacks(), workers};
+        }
+        std::vector<std::uint32_t> marks;
+        detail::colour_pairs(pairs, inverse_mass, carry, out, marks, tasks);
+        detail::pair_contacts copy = out;
+        detail::box_contacts no_boxes;
+        taken.take(copy, no_boxes, tasks);
+    };
+    detail::pair_contacts one;
+    detail::impulse_carry one_taken;
+    coloured_on(1, one, one_taken);
+    // What one worker gives is the lists' colouring: every pair once, its impulses the
+    // carry's where listed, and the carry taken back is the listed keys' part of it.
+    // Within a colour (not the overflow) no moving circle twice, and list order.
+    ASSERT_EQ(one.size(), pairs.size());
+    std::size_t listed_in_carry = 0;
+    std::size_t in_carry = 0;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const std::uint32_t p = one.position[k];
+        ASSERT_EQ(one.a[p], pairs[k].a);
+        ASSERT_EQ(one.b[p], pairs[k].b);
+        if (k % 3 == 0) {
+            while (carry[in_carry].a != pairs[k].a || carry[in_carry].b != pairs[k].b) {
+                ++in_carry;
+            }
+            ASSERT_EQ(one.normal[p], carry[in_carry].normal) << k;
+            ASSERT_EQ(one.tangent[p], carry[in_carry].tangent) << k;
+            ++listed_in_carry;
+        } else {
+            ASSERT_EQ(one.normal[p], 0.0F) << k;
+        }
+    }
+    for (std::size_t colour = 0; colour + 1 < one.colours(); ++colour) {
+        std::set<std::uint32_t> seen;
+        for (std::size_t p = one.colour_start[colour]; p < one.colour_start[colour + 1]; ++p) {
+            for (const std::uint32_t slot : {one.a[p], one.b[p]}) {
+                if (inverse_mass[slot] > 0.0F) {
+                    ASSERT_TRUE(seen.insert(slot).second)
+                        << "slot " << slot << ", colour " << colour;
+                }
+            }
+            if (p > one.colour_start[colour]) {
+                const bool in_order =
+                    one.a[p - 1] != one.a[p] ? one.a[p - 1] < one.a[p] : one.b[p - 1] < one.b[p];
+                ASSERT_TRUE(in_order) << "colour " << colour << " at " << p;
+            }
+        }
+    }
+    EXPECT_EQ(one_taken.pairs.size(), listed_in_carry);
+    for (const std::size_t workers : {2U, 3U, 4U, 7U, 16U}) {
+        SCOPED_TRACE(workers);
+        detail::pair_contacts many;
+        detail::impulse_carry many_taken;
+        coloured_on(workers, many, many_taken);
+        ASSERT_EQ(many.colour_start, one.colour_start);
+        ASSERT_EQ(many.position, one.position);
+        ASSERT_EQ(many.a, one.a);
+        ASSERT_EQ(many.b, one.b);
+        for (std::size_t p = 0; p < one.size(); ++p) {
+            ASSERT_TRUE(many.normal[p] == one.normal[p] && many.tangent[p] == one.tangent[p]) << p;
+        }
+        ASSERT_EQ(many_taken.pairs.size(), one_taken.pairs.size());
+        for (std::size_t k = 0; k < one_taken.pairs.size(); ++k) {
+            const detail::carried_impulse& l = many_taken.pairs[k];
+            const detail::carried_impulse& r = one_taken.pairs[k];
+            ASSERT_TRUE(l.a == r.a && l.b == r.b && l.normal == r.normal && l.tangent == r.tangent)
+                << k;
+        }
+    }
+}
+
+} // namespace
+} // namespace simdcollide::testing
