@@ -5,14 +5,17 @@
 #include "world/solver/colours.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace simdcollide::detail {
 
 namespace {
 
-bool key_less(const carried_impulse& l, const carried_impulse& r) {
-    return l.a != r.a ? l.a < r.a : l.b < r.b;
-}
+// By (a, b) as one 64-bit key; a closure, not a function pointer, so that the sort inlines
+// it. The keys are unique, so any sort gives the one order.
+constexpr auto key_less = [](const carried_impulse& l, const carried_impulse& r) {
+    return (std::uint64_t{l.a} << 32U | l.b) < (std::uint64_t{r.a} << 32U | r.b);
+};
 
 } // namespace
 
