@@ -81,9 +81,11 @@ void list_contacts(contact_lists& lists, const circle_slots& slots, const world_
                    const world_options& options, float dt, const task_runner& tasks);
 
 /// The leavers listed again on their own, their entries merged into the lists in order
-/// (world_relist.cpp).
-void relist_leavers(contact_lists& lists, const circle_slots& slots, const world_boxes& boxes,
-                    const world_options& options, float dt, const task_runner& tasks);
+/// (world_relist.cpp). Returns whether the pairs changed: a leaver often finds the partners
+/// it had.
+[[nodiscard]] bool relist_leavers(contact_lists& lists, const circle_slots& slots,
+                                  const world_boxes& boxes, const world_options& options, float dt,
+                                  const task_runner& tasks);
 
 /// Slot i's (circle, box) entries into `out`, ascending by box (candidates: scratch).
 void append_box_contacts(const contact_lists& lists, const circle_slots& slots,

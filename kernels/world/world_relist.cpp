@@ -105,9 +105,10 @@ void detail::contact_lists::sort_cells(const task_runner& tasks) {
 // against every circle as that one was listed (search radius and position at its own
 // listing), which is what a full listing would pair it with; and against the boxes. Their
 // old entries go, the new ones are merged in, and the lists keep a full listing's order.
-void detail::relist_leavers(contact_lists& lists, const circle_slots& slots,
+bool detail::relist_leavers(contact_lists& lists, const circle_slots& slots,
                             const world_boxes& boxes, const world_options& options, float dt,
                             const task_runner& tasks) {
+    bool pairs_changed = false;
     const std::size_t n = slots.size();
     lists.is_leaver.assign(n, 0);
     const float fall = step_fall(options, dt);
@@ -168,7 +169,7 @@ void detail::relist_leavers(contact_lists& lists, const circle_slots& slots,
         }
 #endif
         out = merge_list(lists.pairs.data(), lists.pairs.data() + lists.pairs.size(), next, last,
-                         out, pair_gone, [](circle_pair) {});
+                         out, pair_gone, [&](circle_pair) { pairs_changed = true; });
         lists.merged_pairs.resize(static_cast<std::size_t>(out - lists.merged_pairs.data()));
         lists.pairs.swap(lists.merged_pairs);
     }
@@ -203,6 +204,7 @@ void detail::relist_leavers(contact_lists& lists, const circle_slots& slots,
         }
 #endif
     }
+    return pairs_changed;
 }
 
 } // namespace simdcollide

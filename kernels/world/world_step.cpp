@@ -48,16 +48,19 @@ void detail::world_state::step(float dt) {
 
     clock_.enter(step_stage::lists);
     const listing listed = listing_needed(lists_, slots_, boxes_.changed, options_, dt, tasks);
+    bool pairs_changed = resorted;
     switch (listed) {
     case listing::kept:
         break;
     case listing::some:
-        relist_leavers(lists_, slots_, boxes_, options_, dt, tasks);
+        pairs_changed =
+            relist_leavers(lists_, slots_, boxes_, options_, dt, tasks) || pairs_changed;
         ++lists_.listings.partial;
         break;
     case listing::all:
         list_contacts(lists_, slots_, boxes_, options_, dt, tasks);
         boxes_.changed = false;
+        pairs_changed = true;
         ++lists_.listings.full;
         break;
     }
@@ -67,7 +70,9 @@ void detail::world_state::step(float dt) {
     sweeps_.floor = fast_floor(slots_, options_, h, tasks);
 
     const std::vector<circle_pair>& box_entries = step_box_entries(lists_, kinematic_);
-    if (contacts_due(solver_, listed != listing::kept || resorted, box_entries)) {
+    // The contacts depend on the pairs, the box entries and the inverse masses alone (a
+    // changed inverse mass lists everything again): kept where none changed.
+    if (contacts_due(solver_, pairs_changed, box_entries)) {
         clock_.enter(step_stage::contacts);
         make_contacts(solver_, lists_.pairs, box_entries, slots_, tasks);
     }
