@@ -31,11 +31,10 @@ bool list_before(circle_pair l, circle_pair r) {
 // end advances past it only if kept), each new entry before the first kept one it
 // precedes, and a new entry equal to a gone one in its place. on_change is called for
 // the entries that went and the new ones that were not there before: a relisted circle
-// often keeps the same partners, and its entries then change nothing (the grouper, told
-// which chunks changed, colours only those). What std::erase_if and then std::merge
-// gave, in one pass over the list instead of three: the two took about 3% of a step of
-// the 10 000-circle pile in a sampling profile (most steps relist some circles). No new
-// entry equals a kept one (each new one has a leaver in it).
+// often keeps the same partners, and its entries then change nothing (the step then keeps
+// its contacts). What std::erase_if and then std::merge gave, in one pass over the list
+// instead of three (docs/performance.md, "Measurements behind the code"). No new entry
+// equals a kept one (each new one has a leaver in it).
 template <class Gone, class OnChange>
 circle_pair* merge_list(const circle_pair* from, const circle_pair* const to,
                         const circle_pair*& next, const circle_pair* const last, circle_pair* out,
@@ -71,8 +70,7 @@ circle_pair* merge_list(const circle_pair* from, const circle_pair* const to,
             on_change(*next);
             *out++ = *next++;
         }
-        // Written only where kept: chunks merged side by side (below) write up to the
-        // next one's first place.
+        // Written only where kept, or listed again as it was.
         if (!gone(q)) {
             *out++ = q;
         } else if (next != last && list_key(*next) == list_key(q)) { // listed again as it was
