@@ -11,10 +11,10 @@ namespace simdcollide::detail {
 
 namespace {
 
-// By (a, b) as one 64-bit key; a closure, not a function pointer, so that the sort inlines
-// it. The keys are unique, so any sort gives the one order.
+// A closure, not a function pointer, so that the sort inlines it. The keys are unique, so
+// any sort gives the one order.
 constexpr auto key_less = [](const carried_impulse& l, const carried_impulse& r) {
-    return (std::uint64_t{l.a} << 32U | l.b) < (std::uint64_t{r.a} << 32U | r.b);
+    return key_of(l) < key_of(r);
 };
 
 } // namespace

@@ -17,22 +17,16 @@ namespace {
 template <class Key, class Position, class Contacts>
 void import_impulses(std::size_t first, std::size_t end, Key&& key, Position&& position,
                      const std::vector<carried_impulse>& carry, Contacts& out) {
-    // (lower, higher) as one 64-bit key: one comparison where two would branch.
-    const auto key_of = [](std::uint32_t a, std::uint32_t b) {
-        return std::uint64_t{a} << 32U | b;
-    };
-    const auto carried = [&](std::size_t c) { return key_of(carry[c].a, carry[c].b); };
+    const auto carried = [&](std::size_t c) { return key_of(carry[c]); };
     if (first == end) {
         return;
     }
     const auto [a0, b0] = key(first);
     const std::uint64_t first_key = key_of(a0, b0);
-    std::size_t c =
-        static_cast<std::size_t>(std::partition_point(carry.begin(), carry.end(),
-                                                      [&](const carried_impulse& i) {
-                                                          return key_of(i.a, i.b) < first_key;
-                                                      }) -
-                                 carry.begin());
+    std::size_t c = static_cast<std::size_t>(
+        std::partition_point(carry.begin(), carry.end(),
+                             [&](const carried_impulse& i) { return key_of(i) < first_key; }) -
+        carry.begin());
     float* const normal = out.normal.data();
     float* const tangent = out.tangent.data();
     for (std::size_t k = first; k < end && c < carry.size(); ++k) {
@@ -64,7 +58,6 @@ void colour_pairs(std::span<const circle_pair> pairs, std::span<const float> inv
                   const std::vector<carried_impulse>& carry, pair_contacts& out,
                   std::vector<std::uint32_t>& marks, const task_runner& tasks) {
     static_assert(pair_colours <= 32, "a colour is a bit of a 32-bit mark");
-    static_assert(pair_colours <= 255, "a colour is a byte");
     constexpr std::uint32_t overflow = pair_colours - 1;
     const std::size_t n = pairs.size();
     const std::size_t blocks = (n + pairs_per_block - 1) / pairs_per_block;
