@@ -1,6 +1,8 @@
 // The world's own pool of workers (worker_pool.hpp).
 #include "runtime/worker_pool.hpp"
 
+#include "runtime/spin_wait.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <system_error>
@@ -8,15 +10,6 @@
 namespace simdcollide::detail {
 
 namespace {
-
-// A pause in a spin loop: tells the core that this thread waits, so its sibling runs.
-inline void pause() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    asm volatile("yield");
-#endif
-}
 
 // How long a worker spins for the next task before it sleeps: a step's tasks follow each
 // other within microseconds, and waking a sleeping thread takes tens of them.
@@ -136,11 +129,7 @@ void worker_pool::run(task_function* task, std::size_t item_count, std::size_t m
 }
 
 void worker_pool::wait_a_little() const noexcept {
-    if (yield_) {
-        std::this_thread::yield();
-    } else {
-        pause();
-    }
+    detail::wait_a_little(yield_);
 }
 
 // Ranges of min_range items from the worker's own share, then from each other share in turn

@@ -1,11 +1,13 @@
 // The soft step's solver stages (docs/world-design.md, "The step"): the contacts made from
 // the lists and coloured when the lists change, prepared once a step, and the passes over
 // them, which the step (world_step.cpp) runs in its order. Within a colour no moving circle
-// appears twice, so each colour's contacts are cut among the workers as they come, and the
-// colours follow one another.
+// appears twice, so each colour's contacts are cut among the workers, and the colours follow
+// one another as the stages of one task (runtime/stages.hpp): a worker done with its part of
+// a colour waits for the others' without handing anything back.
 #include "world/world_solve.hpp"
 
 #include "runtime/circle_blocks.hpp"
+#include "runtime/stages.hpp"
 #include "runtime/tasks.hpp"
 #include "world/solver/colours.hpp"
 #include "world/solver/prepare.hpp"
@@ -21,9 +23,9 @@ namespace simdcollide {
 
 namespace {
 
-// Contacts a worker takes at a time within a colour, at least: fewer cost more to hand out
-// than to solve.
-constexpr std::size_t contacts_per_task = 512;
+// Contacts a worker takes at a time within a colour, at least: fewer cost more to share out
+// than to solve (docs/performance.md, "The soft step on workers").
+constexpr std::size_t contacts_per_task = 256;
 
 // body(begin, end) over [begin, end) of contacts, cut among the runner's workers: each
 // contact is written alone, so any cut gives the same bits.
@@ -45,24 +47,58 @@ void for_each_range(const detail::task_runner& tasks, std::size_t begin, std::si
     });
 }
 
-// The colours of `contacts` in order, each cut among the workers; the overflow, the last
-// colour, in order on one.
-template <class Contacts, class Body>
-void by_colour(const detail::task_runner& tasks, const Contacts& contacts, Body&& body) {
-    const std::size_t colours = contacts.colours();
-    for (std::size_t c = 0; c < colours; ++c) {
-        const std::size_t begin = contacts.colour_start[c];
-        const std::size_t end = contacts.colour_start[c + 1];
-        if (begin == end) {
-            continue;
-        }
-        if (c + 1 == colours) {
-            body(begin, end);
-        } else {
-            for_each_range(tasks, begin, end, body);
-        }
+// The stages of passes over the contacts (runtime/stages.hpp): a colour a stage, each cut
+// among the workers as for_each_range cuts, the overflow (the last colour) in one block.
+class pass_stages {
+public:
+    struct range {
+        bool boxes;
+        std::size_t begin, end, share;
+    };
+
+    pass_stages(const detail::task_runner& tasks, const detail::solver_state& solver) {
+        const std::size_t busy = tasks.busy_at_most == 0 ? tasks.workers : tasks.busy_at_most;
+        const auto add = [&](const auto& contacts, bool boxes) {
+            const std::size_t colours = contacts.colours();
+            for (std::size_t c = 0; c < colours; ++c) {
+                const std::size_t begin = contacts.colour_start[c];
+                const std::size_t end = contacts.colour_start[c + 1];
+                if (begin == end) {
+                    continue;
+                }
+                const std::size_t parts =
+                    c + 1 == colours || !tasks.parallel()
+                        ? 1
+                        : std::clamp<std::size_t>((end - begin) / contacts_per_task, 1, busy);
+                ranges_.push_back({boxes, begin, end, (end - begin + parts - 1) / parts});
+                blocks_.push_back(parts);
+            }
+        };
+        add(solver.pairs, false);
+        add(solver.boxes, true);
     }
-}
+
+    /// The stages of `times` passes, one after another.
+    [[nodiscard]] std::vector<std::size_t> blocks(std::size_t times) const {
+        std::vector<std::size_t> all;
+        all.reserve(times * blocks_.size());
+        for (std::size_t t = 0; t < times; ++t) {
+            all.insert(all.end(), blocks_.begin(), blocks_.end());
+        }
+        return all;
+    }
+    /// Block k of stage s (of any pass).
+    [[nodiscard]] range block(std::size_t s, std::size_t k) const noexcept {
+        range r = ranges_[s % ranges_.size()];
+        r.begin += k * r.share;
+        r.end = std::min(r.end, r.begin + r.share);
+        return r;
+    }
+
+private:
+    std::vector<range> ranges_;
+    std::vector<std::size_t> blocks_;
+};
 
 // body(circles, first) for blocks of the circles of `slots`, among the runner's workers.
 template <class Body>
@@ -90,12 +126,21 @@ bool same_entries(const std::vector<circle_pair>& l, const std::vector<circle_pa
                       [](circle_pair x, circle_pair y) { return x.a == y.a && x.b == y.b; });
 }
 
-// One pass over every contact: the pairs colour by colour, then the boxes.
+// `times` passes over every contact, each the pairs colour by colour and then the boxes, as
+// the stages of one task on the workers.
 template <class Pairs, class Boxes>
-void pass(const detail::task_runner& tasks, const detail::solver_state& solver, Pairs&& pairs,
-          Boxes&& boxes) {
-    by_colour(tasks, solver.pairs, pairs);
-    by_colour(tasks, solver.boxes, boxes);
+void passes(const detail::task_runner& tasks, const detail::solver_state& solver, std::size_t times,
+            Pairs&& pairs, Boxes&& boxes) {
+    const pass_stages stages(tasks, solver);
+    const std::vector<std::size_t> blocks = stages.blocks(times);
+    detail::run_stages(tasks, blocks, [&](std::size_t s, std::size_t k) {
+        const pass_stages::range r = stages.block(s, k);
+        if (r.boxes) {
+            boxes(r.begin, r.end);
+        } else {
+            pairs(r.begin, r.end);
+        }
+    });
 }
 
 } // namespace
@@ -211,19 +256,19 @@ void detail::warm_start(solver_state& solver, const solver_kernels& kernels,
     const detail::solver_bodies bodies{solver.bodies.data()};
     const detail::pair_contacts_view pair_view = solver.pairs.view();
     const detail::box_contacts_view box_view = solver.boxes.view();
-    pass(
-        tasks, solver,
+    passes(
+        tasks, solver, 1,
         [&](std::size_t b, std::size_t e) { kernels.warm_start_pairs(bodies, pair_view, b, e); },
         [&](std::size_t b, std::size_t e) { kernels.warm_start_boxes(bodies, box_view, b, e); });
 }
 
-void detail::solve_contacts(solver_state& solver, const solve_parameters& with,
+void detail::solve_contacts(solver_state& solver, const solve_parameters& with, int times,
                             const solver_kernels& kernels, const task_runner& tasks) {
     const detail::solver_bodies bodies{solver.bodies.data()};
     const detail::pair_contacts_view pair_view = solver.pairs.view();
     const detail::box_contacts_view box_view = solver.boxes.view();
-    pass(
-        tasks, solver,
+    passes(
+        tasks, solver, static_cast<std::size_t>(times),
         [&](std::size_t b, std::size_t e) { kernels.solve_pairs(bodies, pair_view, b, e, with); },
         [&](std::size_t b, std::size_t e) { kernels.solve_boxes(bodies, box_view, b, e, with); });
 }
@@ -251,8 +296,8 @@ void detail::restitution(solver_state& solver, const world_options& options,
     const detail::pair_contacts_view pair_view = solver.pairs.view();
     const detail::box_contacts_view box_view = solver.boxes.view();
     const detail::restitution_parameters bounce{options.restitution, options.restitution_threshold};
-    pass(
-        tasks, solver,
+    passes(
+        tasks, solver, 1,
         [&](std::size_t b, std::size_t e) {
             kernels.restitution_pairs(bodies, pair_view, b, e, bounce);
         },

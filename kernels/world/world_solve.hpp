@@ -75,9 +75,9 @@ void integrate_velocities(solver_state& solver, circle_slots& slots, const world
                           float h, const solver_kernels& kernels, const task_runner& tasks);
 /// The warm start: each contact's accumulated impulses applied.
 void warm_start(solver_state& solver, const solver_kernels& kernels, const task_runner& tasks);
-/// One pass over every contact, the pairs colour by colour, then the boxes: the solve stage
-/// with the bias, the relax stage without.
-void solve_contacts(solver_state& solver, const solve_parameters& with,
+/// `times` passes over every contact, each the pairs colour by colour, then the boxes: the
+/// solve stage (one pass) with the bias, the relax stage (relax_iterations) without.
+void solve_contacts(solver_state& solver, const solve_parameters& with, int times,
                     const solver_kernels& kernels, const task_runner& tasks);
 /// The solver's velocities into the slots, where the sweeps and the step's end read them.
 void velocities_out(const solver_state& solver, circle_slots& slots, const solver_kernels& kernels,

@@ -90,7 +90,7 @@ void detail::world_state::step(float dt) {
         warm_start(solver_, solver, tasks);
         clock_.enter(step_stage::solve);
         solve.use_bias = true;
-        solve_contacts(solver_, solve, solver, tasks);
+        solve_contacts(solver_, solve, 1, solver, tasks);
         clock_.enter(step_stage::fast_circles);
         velocities_out(solver_, slots_, solver, tasks); // what the look and the sweeps read
         find_fast_circles(sweeps_, slots_, options_, h, kernels, tasks);
@@ -104,9 +104,7 @@ void detail::world_state::step(float dt) {
         clock_.enter(step_stage::relax);
         solve.use_bias = false;
         solve.elapsed = static_cast<float>(s + 1) * h;
-        for (int r = 0; r < options_.relax_iterations; ++r) {
-            solve_contacts(solver_, solve, solver, tasks);
-        }
+        solve_contacts(solver_, solve, options_.relax_iterations, solver, tasks);
     }
     if (options_.restitution > 0.0F) {
         clock_.enter(step_stage::restitution);
