@@ -16,6 +16,7 @@ namespace simdcollide::bench::autovec {
 #include "pairwise/reference/minmax.inl"
 #include "pairwise/reference/weights.inl"
 
+#include "pairwise/reference/box_box.inl"
 #include "pairwise/reference/circle_aabb.inl"
 #include "pairwise/reference/circle_circle.inl"
 #include "pairwise/reference/response.inl"
@@ -40,6 +41,16 @@ const detail::circle_circle_kernels_table& autovec_circle_circle() {
         &autovec::circle_contact_loop,          &autovec::circle_separate_loop,
         &autovec::circle_pair_contact_loop,     &autovec::circle_pair_corrections_loop,
         &detail::apply_pair_corrections,
+    };
+    return table;
+}
+
+const detail::box_box_kernels_table& autovec_box_box() {
+    static constexpr detail::box_box_kernels_table table{
+        &autovec::box_overlap_loop,
+        &autovec::box_contact_loop,
+        &autovec::box_overlap_box_loop,
+        &autovec::box_contact_box_loop,
     };
     return table;
 }

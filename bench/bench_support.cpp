@@ -87,11 +87,45 @@ pair_scene& scene_for(std::size_t n) {
     return *scene;
 }
 
+box_pair_scene& box_scene_for(std::size_t n) {
+    static std::map<std::size_t, std::unique_ptr<box_pair_scene>> scenes;
+    std::unique_ptr<box_pair_scene>& scene = scenes[n];
+    if (!scene) {
+        scene = std::make_unique<box_pair_scene>();
+        std::mt19937 rng(static_cast<std::uint32_t>(n) + 7);
+        std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+        scene->first.resize(n);
+        scene->second.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const float w = 0.5F + 2.5F * unit(rng);
+            const float h = 0.5F + 2.5F * unit(rng);
+            const float x = 100.0F * unit(rng);
+            const float y = 100.0F * unit(rng);
+            scene->first.min_x[i] = x;
+            scene->first.min_y[i] = y;
+            scene->first.max_x[i] = x + w;
+            scene->first.max_y[i] = y + h;
+            const bool same = i % 64 == 0;
+            const float bw = same ? w : 0.5F + 2.5F * unit(rng);
+            const float bh = same ? h : 0.5F + 2.5F * unit(rng);
+            // the second's corner spread over the first grown by the second's size and 0.5
+            const float bx = same ? x : x - bw - 0.5F + (w + bw + 1.0F) * unit(rng);
+            const float by = same ? y : y - bh - 0.5F + (h + bh + 1.0F) * unit(rng);
+            scene->second.min_x[i] = bx;
+            scene->second.min_y[i] = by;
+            scene->second.max_x[i] = bx + bw;
+            scene->second.max_y[i] = by + bh;
+        }
+        scene->contacts = contact_set(n);
+    }
+    return *scene;
+}
+
 std::vector<implementation> implementations() {
     std::vector<implementation> out;
     const auto from_table = [](std::string name, const detail::kernel_table& t) {
-        return implementation{std::move(name), &t.circle_aabb, &t.circle_circle, &t.response,
-                              &t.world};
+        return implementation{std::move(name), &t.circle_aabb, &t.circle_circle,
+                              &t.response,     &t.world,       &t.box_box};
     };
     for (isa which : compiled_isas()) {
         if (isa_supported(which)) {
@@ -100,7 +134,7 @@ std::vector<implementation> implementations() {
     }
     out.push_back(from_table("dispatch", detail::active_table()));
     out.push_back({"autovec", &autovec_circle_aabb(), &autovec_circle_circle(), &autovec_response(),
-                   nullptr});
+                   nullptr, &autovec_box_box()});
     return out;
 }
 

@@ -32,6 +32,16 @@ struct pair_scene {
 };
 pair_scene& scene_for(std::size_t n);
 
+/// n box pairs as a scene of crates sees them: boxes 0.5 to 3 on a side, the second within
+/// about a box of the first, about half the pairs in contact (a few coincident or one inside
+/// the other), in 64-byte aligned arrays. Deterministic for a given n; made on first use.
+struct box_pair_scene {
+    aabb_set first;
+    aabb_set second;
+    contact_set contacts;
+};
+box_pair_scene& box_scene_for(std::size_t n);
+
 /// One implementation of the kernels under a benchmark name.
 struct implementation {
     std::string name; ///< reference, sse2, avx2, avx512, neon, dispatch, autovec
@@ -40,6 +50,7 @@ struct implementation {
     const detail::response_kernels_table* response;
     /// The world's kernels (separation in order); null for autovec, which has none.
     const detail::world_kernels_table* world;
+    const detail::box_box_kernels_table* box_box;
 };
 
 /// reference, every ISA this CPU runs, dispatch (the active table) and autovec.

@@ -11,6 +11,7 @@ namespace simdcollide::bench {
 const detail::circle_aabb_kernels_table& autovec_circle_aabb();
 const detail::circle_circle_kernels_table& autovec_circle_circle();
 const detail::response_kernels_table& autovec_response();
+const detail::box_box_kernels_table& autovec_box_box();
 
 /// Reads x, y, radius and the four box fields and writes x and y, as push-out does, at
 /// memory speed: the bandwidth bar for push-out (stream_baseline.cpp).

@@ -3,6 +3,7 @@
 #include "arrays.hpp"
 #include "views.hpp"
 
+#include <simdcollide/box_box.hpp>
 #include <simdcollide/circle_aabb.hpp>
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/response.hpp>
@@ -164,6 +165,53 @@ void bind_circle_box(py::module_& m) {
         py::arg("circles"), py::arg("boxes"), py::arg("margin") = 0.0F,
         "Pushes each circle out of its box, writing circles.x and circles.y in place; returns "
         "how many moved.");
+}
+
+// Box against box, the second boxes one per first box (boxes_arrays) or one for all (aabb).
+template <class K, class Box>
+void bind_box_box(py::module_& m) {
+    const py::object none = py::none();
+    m.def(
+        "overlap",
+        [](const boxes_arrays& a, const Box& b, py::object mask, float margin) {
+            const aabbs_view first = read_boxes(a, "first");
+            std::span<std::uint8_t> m_;
+            mask = mask_output(std::move(mask), first.count, m_);
+            std::size_t hits = 0;
+            {
+                py::gil_scoped_release nogil;
+                hits = K::overlap(first, boxes_of(b), m_, margin);
+            }
+            return py::make_tuple(mask, hits);
+        },
+        py::arg("first"), py::arg("second"), py::arg("mask") = none, py::arg("margin") = 0.0F,
+        "mask[i] = 1 where box i of first touches its second box (within margin), else 0: "
+        "(mask, count).");
+    m.def(
+        "count_overlaps",
+        [](const boxes_arrays& a, const Box& b, float margin) {
+            const aabbs_view first = read_boxes(a, "first");
+            py::gil_scoped_release nogil;
+            return K::count_overlaps(first, boxes_of(b), margin);
+        },
+        py::arg("first"), py::arg("second"), py::arg("margin") = 0.0F,
+        "The number of box pairs in contact, writing nothing.");
+    m.def(
+        "contact",
+        [](const boxes_arrays& a, const Box& b, py::object out, float margin) {
+            const aabbs_view first = read_boxes(a, "first");
+            contacts_view view;
+            py::object arrays = contacts_output(std::move(out), first.count, view);
+            std::size_t hits = 0;
+            {
+                py::gil_scoped_release nogil;
+                hits = K::contact(first, boxes_of(b), view, margin);
+            }
+            return py::make_tuple(arrays, hits);
+        },
+        py::arg("first"), py::arg("second"), py::arg("out") = none, py::arg("margin") = 0.0F,
+        "Each box pair's contact (normal from the second box towards the first): "
+        "(contacts, count).");
 }
 
 template <class K>
@@ -344,6 +392,8 @@ template <class K>
 void bind_kernels(py::module_& m) {
     bind_circle_box<K, boxes_arrays>(m);
     bind_circle_box<K, aabb>(m);
+    bind_box_box<K, boxes_arrays>(m);
+    bind_box_box<K, aabb>(m);
     bind_circle_circle<K>(m);
     bind_response<K>(m);
     bind_sweep<K, boxes_arrays>(m);

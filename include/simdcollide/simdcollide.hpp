@@ -2,6 +2,7 @@
 // Everything public, in one include.
 #pragma once
 
+#include <simdcollide/box_box.hpp>
 #include <simdcollide/circle_aabb.hpp>
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/containers.hpp>

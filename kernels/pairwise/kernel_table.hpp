@@ -33,6 +33,16 @@ struct circle_aabb_kernels_table {
     std::size_t (*contact_box)(circles_cview, aabb box, contacts_view, float margin);
 };
 
+struct box_box_kernels_table {
+    /// Box i of the first view against box i of the second. `mask` may be null: then only
+    /// the count is computed.
+    std::size_t (*overlap)(aabbs_view, aabbs_view, std::uint8_t* mask, float margin);
+    std::size_t (*contact)(aabbs_view, aabbs_view, contacts_view, float margin);
+    /// Every box against the same box, as the second: the kernels above with it repeated.
+    std::size_t (*overlap_box)(aabbs_view, aabb box, std::uint8_t* mask, float margin);
+    std::size_t (*contact_box)(aabbs_view, aabb box, contacts_view, float margin);
+};
+
 struct circle_circle_kernels_table {
     void (*distance_squared)(circles_cview, circles_cview, float* out);
     /// `mask` may be null: then only the count is computed.
@@ -84,6 +94,7 @@ struct kernel_table {
     isa id;
     circle_aabb_kernels_table circle_aabb;
     circle_circle_kernels_table circle_circle;
+    box_box_kernels_table box_box;
     response_kernels_table response;
     swept_kernels_table swept;
     world_kernels_table world;

@@ -35,6 +35,15 @@ def boxes(d):
     return sc.Boxes(*d["boxes"])
 
 
+def second_boxes(d):
+    """Boxes near the first ones: each box moved by up to its own size on each axis."""
+    min_x, min_y, max_x, max_y = d["boxes"]
+    rng = np.random.default_rng(7)
+    dx = f32((max_x - min_x) * rng.uniform(-1.2, 1.2, len(min_x)))
+    dy = f32((max_y - min_y) * rng.uniform(-1.2, 1.2, len(min_y)))
+    return sc.Boxes(f32(min_x + dx), f32(min_y + dy), f32(max_x + dx), f32(max_y + dy))
+
+
 def particles(arrays):
     x, y, r, im, vx, vy = arrays
     return sc.Particles(x, y, r, im, vx, vy)
@@ -60,6 +69,15 @@ CASES = {
     "push_out": lambda m, d: [m.push_out(circles(d), boxes(d)), *d["circles"][:2]],
     "push_out_margin": lambda m, d: [m.push_out(circles(d), boxes(d), 0.3), *d["circles"][:2]],
     "push_out_one_box": lambda m, d: [m.push_out(circles(d), ONE_BOX), *d["circles"][:2]],
+    "box_box_overlap": lambda m, d: m.overlap(boxes(d), second_boxes(d)),
+    "box_box_overlap_margin": lambda m, d: m.overlap(boxes(d), second_boxes(d), margin=0.25),
+    "box_box_overlap_one_box": lambda m, d: m.overlap(boxes(d), ONE_BOX, margin=0.1),
+    "box_box_count_overlaps": lambda m, d: [m.count_overlaps(boxes(d), second_boxes(d), 0.1)],
+    "box_box_count_overlaps_one_box": lambda m, d: [m.count_overlaps(boxes(d), ONE_BOX)],
+    "box_box_contact": lambda m, d: contact_fields(m.contact(boxes(d), second_boxes(d))),
+    "box_box_contact_margin": lambda m, d: contact_fields(
+        m.contact(boxes(d), second_boxes(d), margin=0.5)),
+    "box_box_contact_one_box": lambda m, d: contact_fields(m.contact(boxes(d), ONE_BOX)),
     "circle_distance_squared": lambda m, d: [
         m.distance_squared(particles(d["p"]), particles(d["q"]))],
     "circle_overlap": lambda m, d: m.overlap(particles(d["p"]), particles(d["q"])),

@@ -260,6 +260,29 @@ void check_circle_aabb(const input& in, const detail::kernel_table& t) {
 
 // The swept kernels: circles a moving by their velocities (as displacements) against the
 // boxes, the one box and circles b; impacts into out0 (time) and the contact normals.
+// Box against box: the scene's boxes first, and as the second boxes made of circle fields
+// (a's centre as the min corner, b's as the max: valid, inverted, touching or not).
+void check_box_box(const input& in, const detail::kernel_table& t) {
+    const auto second = [](scene& s) {
+        return aabbs_view{s.p(scene::ax), s.p(scene::ay), s.p(scene::bx), s.p(scene::by), s.n};
+    };
+    check(in, t, "box_box overlap", [&](const detail::kernel_table& k, scene& s) {
+        return k.box_box.overlap(s.boxes(), second(s), s.mask.data(), in.margin);
+    });
+    check(in, t, "box_box count_overlaps", [&](const detail::kernel_table& k, scene& s) {
+        return k.box_box.overlap(s.boxes(), second(s), nullptr, in.margin);
+    });
+    check(in, t, "box_box contact", [&](const detail::kernel_table& k, scene& s) {
+        return k.box_box.contact(s.boxes(), second(s), s.contacts(), in.margin);
+    });
+    check(in, t, "box_box overlap one box", [&](const detail::kernel_table& k, scene& s) {
+        return k.box_box.overlap_box(s.boxes(), in.box, s.mask.data(), in.margin);
+    });
+    check(in, t, "box_box contact one box", [&](const detail::kernel_table& k, scene& s) {
+        return k.box_box.contact_box(s.boxes(), in.box, s.contacts(), in.margin);
+    });
+}
+
 void check_swept(const input& in, const detail::kernel_table& t) {
     const auto moves = [](scene& s) {
         return displacements_cview{s.p(scene::avx), s.p(scene::avy), s.n};
@@ -369,6 +392,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         const detail::kernel_table& t = *detail::compiled_table(which);
         fuzz::check_circle_aabb(in, t);
+        fuzz::check_box_box(in, t);
         fuzz::check_circle_circle(in, t);
         fuzz::check_swept(in, t);
         fuzz::check_response_and_world(in, t);

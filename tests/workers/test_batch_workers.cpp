@@ -3,6 +3,7 @@
 // instruction set, on pools of 1 to 16 workers and on host callbacks however they run the
 // ranges; bad workers are refused, and bad arguments are refused before anything is written.
 #include "host_tasks.hpp"
+#include "kernels/box_pair_scenes.hpp"
 #include "test_support.hpp"
 
 #include <simdcollide/simdcollide.hpp>
@@ -52,6 +53,43 @@ void expect_same_on_workers(const char* what, Run run) {
 constexpr std::size_t items = 2 * 16384 + 7000 + 5;
 
 class batch_workers : public on_each_isa {};
+
+TEST_P(batch_workers, box_box_kernels_give_the_bits_without_workers) {
+    box_pair_scene scene(items, 3);
+    fill_random(scene, 12);
+    const aabb box = aabb::from_min_max(-3.0F, -2.0F, 4.0F, 1.5F);
+    const float margin = 0.25F;
+    expect_same_on_workers("box_box", [&](const workers* w) {
+        std::vector<float> f(10 * items);
+        const contacts_view out(f.data(), f.data() + items, f.data() + 2 * items,
+                                f.data() + 3 * items, f.data() + 4 * items, items);
+        const contacts_view one(f.data() + 5 * items, f.data() + 6 * items, f.data() + 7 * items,
+                                f.data() + 8 * items, f.data() + 9 * items, items);
+        std::vector<std::uint8_t> mask(items), one_mask(items);
+        std::vector<std::size_t> counts;
+        if (w != nullptr) {
+            counts = {contact(scene.first(), scene.second(), out, margin, *w),
+                      contact(scene.first(), box, one, margin, *w),
+                      overlap(scene.first(), scene.second(), mask, margin, *w),
+                      overlap(scene.first(), box, one_mask, margin, *w),
+                      count_overlaps(scene.first(), scene.second(), margin, *w),
+                      count_overlaps(scene.first(), box, margin, *w)};
+        } else {
+            counts = {contact(scene.first(), scene.second(), out, margin),
+                      contact(scene.first(), box, one, margin),
+                      overlap(scene.first(), scene.second(), mask, margin),
+                      overlap(scene.first(), box, one_mask, margin),
+                      count_overlaps(scene.first(), scene.second(), margin),
+                      count_overlaps(scene.first(), box, margin)};
+        }
+        outputs o;
+        add_bits(o, f.data(), f.size());
+        o.insert(o.end(), mask.begin(), mask.end());
+        o.insert(o.end(), one_mask.begin(), one_mask.end());
+        o.insert(o.end(), counts.begin(), counts.end());
+        return o;
+    });
+}
 
 TEST_P(batch_workers, circle_box_kernels_give_the_bits_without_workers) {
     pair_scene scene(items, 3);

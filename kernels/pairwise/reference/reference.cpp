@@ -21,6 +21,7 @@ namespace simdcollide::detail::reference_impl {
 #include "pairwise/reference/minmax.inl"
 #include "pairwise/reference/weights.inl"
 
+#include "pairwise/reference/box_box.inl"
 #include "pairwise/reference/circle_aabb.inl"
 #include "pairwise/reference/circle_circle.inl"
 #include "pairwise/reference/in_order.inl"
@@ -54,6 +55,12 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::circle_pair_contact_loop,
             &reference_impl::circle_pair_corrections_loop,
             &apply_pair_corrections,
+        },
+        {
+            &reference_impl::box_overlap_loop,
+            &reference_impl::box_contact_loop,
+            &reference_impl::box_overlap_box_loop,
+            &reference_impl::box_contact_box_loop,
         },
         {
             &reference_impl::respond_circle_aabb_loop,

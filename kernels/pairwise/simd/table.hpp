@@ -4,6 +4,7 @@
 #pragma once
 
 #include "pairwise/kernel_table.hpp"
+#include "pairwise/simd/box_box.hpp"
 #include "pairwise/simd/circle_aabb.hpp"
 #include "pairwise/simd/circle_circle.hpp"
 #include "pairwise/simd/isa_of.hpp"
@@ -42,6 +43,12 @@ const kernel_table& simd_table() noexcept {
             &simd::circle_circle<Arch>::pair_contact,
             &simd::circle_circle<Arch>::pair_corrections,
             &simd::circle_circle<Arch>::apply_corrections,
+        },
+        {
+            &simd::box_box<Arch>::overlap,
+            &simd::box_box<Arch>::contact,
+            &simd::box_box<Arch>::overlap_box,
+            &simd::box_box<Arch>::contact_box,
         },
         {
             &simd::response<Arch>::circle_aabb,
