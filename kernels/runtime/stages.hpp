@@ -8,7 +8,7 @@
 
 #include <cstddef>
 #include <span>
-#include <utility>
+#include <type_traits>
 
 namespace simdcollide::detail {
 
