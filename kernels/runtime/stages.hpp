@@ -1,7 +1,8 @@
 // Stages in order on the workers with one hand-off for them all (tasks.hpp hands off each
 // task alone): a pass of the soft step's solver is a stage a colour, each a few microseconds
-// of work on a small world, where handing every colour to the workers and waiting for them
-// would cost about as much as the colour itself.
+// of work on a small world, and the workers wait for each other between colours without
+// the task being handed out and collected again (docs/performance.md, "The soft step on
+// workers", has what it gains).
 #pragma once
 
 #include "runtime/tasks.hpp"
