@@ -1,6 +1,7 @@
 // A particle world: circles that move, static boxes that do not, kinematic boxes that the
-// host moves, stepped in time by a soft contact solver with warm starting, substeps and
-// continuous collision. docs/world-design.md tells the step and why; docs/behaviour.md
+// host moves, dynamic boxes that fall and stack as circles do (without rotating), stepped in time
+// by a soft contact solver with warm starting, substeps and continuous collision.
+// docs/world-design.md tells the step and why; docs/behaviour.md
 // ("The world") the rules it keeps and what each option means.
 //
 // Deterministic: the same world and the same dt give the same bits on every instruction set
@@ -61,8 +62,22 @@ struct world_options {
     task_callbacks tasks{};
 };
 
-/// Owns circles (position, radius, inverse mass, velocity), static boxes and kinematic boxes,
-/// and steps them. Every call that throws changes nothing.
+/// A world's dynamic boxes, in its own arrays (particle_world::dynamic_boxes): box i has its
+/// centre at (x[i], y[i]), half-sizes half_width[i] and half_height[i] (>= 0), an inverse
+/// mass (>= 0; 0: it never moves) and a velocity, in the world's units.
+struct dynamic_boxes_view {
+    float* x = nullptr;
+    float* y = nullptr;
+    const float* half_width = nullptr;
+    const float* half_height = nullptr;
+    const float* inverse_mass = nullptr;
+    float* vx = nullptr;
+    float* vy = nullptr;
+    std::size_t count = 0;
+};
+
+/// Owns circles (position, radius, inverse mass, velocity), static boxes, kinematic boxes and
+/// dynamic boxes, and steps them. Every call that throws changes nothing.
 class particle_world {
 public:
     /// Steps between sorts of the circles into the step's order (a sort relists every pair).
@@ -125,6 +140,29 @@ public:
     };
     [[nodiscard]] std::size_t kinematic_box_count() const noexcept;
     [[nodiscard]] kinematic_box kinematic_box_at(std::size_t index) const;
+
+    /// Adds a dynamic box: a body like a circle (gravity moves it, contacts with circles, the
+    /// other dynamic boxes, static and kinematic boxes hold it, with the world's friction and
+    /// restitution), which stays axis-aligned and does not rotate. Kept as its centre and
+    /// half-size, 0.5 min + 0.5 max and 0.5 max - 0.5 min in floats. inverse_mass 0: it never
+    /// moves. Returns its index. Throws std::invalid_argument unless every value is finite,
+    /// min <= max on both axes and inverse_mass >= 0.
+    std::size_t add_dynamic_box(aabb box, float inverse_mass, float vx = 0.0F, float vy = 0.0F);
+    /// Removes dynamic box `index` (std::out_of_range unless below dynamic_box_count()); those
+    /// after it move down one index.
+    void remove_dynamic_box(std::size_t index);
+    [[nodiscard]] std::size_t dynamic_box_count() const noexcept;
+    /// A dynamic box now: its bounds (centre -/+ half-size), inverse mass and velocity.
+    struct dynamic_box {
+        aabb box;
+        float inverse_mass = 0.0F;
+        float vx = 0.0F;
+        float vy = 0.0F;
+    };
+    [[nodiscard]] dynamic_box dynamic_box_at(std::size_t index) const;
+    /// The dynamic boxes' own arrays, to read, or to move boxes and set their velocities
+    /// between steps (finite values); add_dynamic_box and remove_dynamic_box invalidate it.
+    [[nodiscard]] dynamic_boxes_view dynamic_boxes() noexcept;
 
     /// Advances by dt, time units; dt may change from step to step. Throws
     /// std::invalid_argument unless dt is finite, at most max_time_step, dt / substeps at least

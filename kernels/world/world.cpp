@@ -153,6 +153,21 @@ std::size_t particle_world::kinematic_box_count() const noexcept {
 particle_world::kinematic_box particle_world::kinematic_box_at(std::size_t index) const {
     return state_->kinematic_box_at(index);
 }
+std::size_t particle_world::add_dynamic_box(aabb box, float inverse_mass, float vx, float vy) {
+    return state_->add_dynamic_box(box, inverse_mass, vx, vy);
+}
+void particle_world::remove_dynamic_box(std::size_t index) {
+    state_->remove_dynamic_box(index);
+}
+std::size_t particle_world::dynamic_box_count() const noexcept {
+    return state_->dynamic_box_count();
+}
+particle_world::dynamic_box particle_world::dynamic_box_at(std::size_t index) const {
+    return state_->dynamic_box_at(index);
+}
+dynamic_boxes_view particle_world::dynamic_boxes() noexcept {
+    return state_->dynamic_boxes();
+}
 void particle_world::step(float dt) {
     state_->step(dt);
 }

@@ -128,6 +128,7 @@ std::size_t detail::world_state::remove_marked(std::span<const std::uint8_t> doo
         // the contacts' impulses go on under the circles' new indices
         keep_impulses_by_circle(solver_, slots_.circle_of_slot, task_runner());
         solver_.carried.remove_circles(doomed);
+        remove_circles_from(dynamic_, doomed);
     }
     return removed;
 }
@@ -148,6 +149,7 @@ void detail::world_state::set_boxes(aabbs_view boxes) {
     // new boxes, new contacts: the box contacts start again from 0
     keep_impulses(solver_, task_runner());
     solver_.carried.boxes.clear();
+    dynamic_.carried_fixed.clear();
 }
 
 } // namespace simdcollide

@@ -144,6 +144,7 @@ void detail::world_state::remove_kinematic_box(std::size_t index) {
     kinematic_.regions_current = false;
     keep_impulses(solver_, task_runner());
     solver_.carried.remove_box(static_cast<std::uint32_t>(boxes_.count() + index));
+    remove_fixed_box(dynamic_, static_cast<std::uint32_t>(boxes_.count() + index));
 }
 
 particle_world::kinematic_box detail::world_state::kinematic_box_at(std::size_t index) const {

@@ -13,6 +13,7 @@
 #include "world/solver/prepare.hpp"
 #include "world/solver/solver_table.hpp"
 #include "world/world_boxes.hpp"
+#include "world/world_dynamic_boxes.hpp"
 #include "world/world_kinematic.hpp"
 
 #include <algorithm>
@@ -48,17 +49,19 @@ void for_each_range(const detail::task_runner& tasks, std::size_t begin, std::si
 }
 
 // The stages of passes over the contacts (runtime/stages.hpp): a colour a stage, each cut
-// among the workers as for_each_range cuts, the overflow (the last colour) in one block.
+// among the workers as for_each_range cuts, the overflow (the last colour) in one block; the
+// circle pairs, the circles' boxes, the dynamic boxes' pairs and their fixed boxes, in turn.
 class pass_stages {
 public:
+    enum class set : std::uint8_t { pairs, boxes, dynamic_pairs, dynamic_fixed };
     struct range {
-        bool boxes;
+        set contacts;
         std::size_t begin, end, share;
     };
 
     pass_stages(const detail::task_runner& tasks, const detail::solver_state& solver) {
         const std::size_t busy = tasks.busy_at_most == 0 ? tasks.workers : tasks.busy_at_most;
-        const auto add = [&](const auto& contacts, bool boxes) {
+        const auto add = [&](const auto& contacts, set which) {
             const std::size_t colours = contacts.colours();
             for (std::size_t c = 0; c < colours; ++c) {
                 const std::size_t begin = contacts.colour_start[c];
@@ -70,12 +73,14 @@ public:
                     c + 1 == colours || !tasks.parallel()
                         ? 1
                         : std::clamp<std::size_t>((end - begin) / contacts_per_task, 1, busy);
-                ranges_.push_back({boxes, begin, end, (end - begin + parts - 1) / parts});
+                ranges_.push_back({which, begin, end, (end - begin + parts - 1) / parts});
                 blocks_.push_back(parts);
             }
         };
-        add(solver.pairs, false);
-        add(solver.boxes, true);
+        add(solver.pairs, set::pairs);
+        add(solver.boxes, set::boxes);
+        add(solver.dynamic_pairs, set::dynamic_pairs);
+        add(solver.dynamic_fixed, set::dynamic_fixed);
     }
 
     /// The stages of `times` passes, one after another.
@@ -126,21 +131,41 @@ bool same_entries(const std::vector<circle_pair>& l, const std::vector<circle_pa
                       [](circle_pair x, circle_pair y) { return x.a == y.a && x.b == y.b; });
 }
 
-// `times` passes over every contact, each the pairs colour by colour and then the boxes, as
-// the stages of one task on the workers.
+// `times` passes over every contact, each the contact sets of pass_stages in turn, colour by
+// colour, as the stages of one task on the workers: pairs(view, begin, end) for the sets of
+// pair contacts, boxes(view, begin, end) for those of box contacts.
 template <class Pairs, class Boxes>
-void passes(const detail::task_runner& tasks, const detail::solver_state& solver, std::size_t times,
+void passes(const detail::task_runner& tasks, detail::solver_state& solver, std::size_t times,
             Pairs&& pairs, Boxes&& boxes) {
     const pass_stages stages(tasks, solver);
     const std::vector<std::size_t> blocks = stages.blocks(times);
+    const detail::pair_contacts_view pair_view = solver.pairs.view();
+    const detail::box_contacts_view box_view = solver.boxes.view();
+    const detail::pair_contacts_view dynamic_pair_view = solver.dynamic_pairs.view();
+    const detail::box_contacts_view dynamic_fixed_view = solver.dynamic_fixed.view();
     detail::run_stages(tasks, blocks, [&](std::size_t s, std::size_t k) {
         const pass_stages::range r = stages.block(s, k);
-        if (r.boxes) {
-            boxes(r.begin, r.end);
-        } else {
-            pairs(r.begin, r.end);
+        switch (r.contacts) {
+        case pass_stages::set::pairs:
+            pairs(pair_view, r.begin, r.end);
+            break;
+        case pass_stages::set::boxes:
+            boxes(box_view, r.begin, r.end);
+            break;
+        case pass_stages::set::dynamic_pairs:
+            pairs(dynamic_pair_view, r.begin, r.end);
+            break;
+        case pass_stages::set::dynamic_fixed:
+            boxes(dynamic_fixed_view, r.begin, r.end);
+            break;
         }
     });
+}
+
+// The dynamic boxes' shapes as the prepare stage reads them.
+detail::dynamic_box_shapes shapes_of(const detail::dynamic_boxes& d) {
+    return {d.x.data(), d.y.data(), d.half_width.data(), d.half_height.data(),
+            d.inverse_mass.data()};
 }
 
 } // namespace
@@ -183,7 +208,7 @@ void detail::make_contacts(solver_state& solver, std::span<const circle_pair> pa
 }
 
 void detail::prepare_contacts(solver_state& solver, circle_slots& slots, const world_boxes& boxes,
-                              const kinematic_boxes& kinematic, float h,
+                              const kinematic_boxes& kinematic, dynamic_boxes& dynamic, float h,
                               const solver_kernels& kernels, const task_runner& tasks) {
     const float ratio = solver.impulses_h > 0.0F ? h / solver.impulses_h : 1.0F;
     solver.impulses_h = h;
@@ -204,13 +229,15 @@ void detail::prepare_contacts(solver_state& solver, circle_slots& slots, const w
     const detail::step_boxes step_boxes{solver.box_records.data(), solver.box_vx.data(),
                                         solver.box_vy.data()};
     const std::size_t n = slots.size();
-    solver.bodies.resize(4 * n);
-    solver.shapes.resize(4 * n);
+    const std::size_t m = dynamic.count();
+    solver.bodies.resize(4 * (n + m));
+    solver.shapes.resize(4 * (n + m));
     float* const state = solver.bodies.data();
     float* const shapes = solver.shapes.data();
     for_each_circle_block(tasks, slots, [&](const particles_view& c, std::size_t first) {
         kernels.bodies_in(c, state + 4 * first, shapes + 4 * first);
     });
+    kernels.bodies_in(dynamic.view(), state + 4 * n, shapes + 4 * n);
     const detail::pair_prepare_view pairs = solver.pairs.prepare_view();
     for_each_range(tasks, 0, solver.pairs.size(), [&](std::size_t begin, std::size_t end) {
         kernels.prepare_pairs(state, shapes, pairs, begin, end, ratio);
@@ -219,10 +246,16 @@ void detail::prepare_contacts(solver_state& solver, circle_slots& slots, const w
     for_each_range(tasks, 0, solver.boxes.size(), [&](std::size_t begin, std::size_t end) {
         detail::prepare_boxes(p, step_boxes, solver.boxes, begin, end, ratio);
     });
-    solver.start_x.resize(n);
-    solver.start_y.resize(n);
+    const detail::dynamic_box_shapes dynamic_shapes = shapes_of(dynamic);
+    detail::prepare_dynamic_pairs(p, dynamic_shapes, state, solver.dynamic_pairs, ratio);
+    detail::prepare_dynamic_fixed(n, dynamic_shapes, step_boxes, state, solver.dynamic_fixed,
+                                  ratio);
+    solver.start_x.resize(n + m);
+    solver.start_y.resize(n + m);
     std::copy(slots.x.data(), slots.x.data() + n, solver.start_x.data());
     std::copy(slots.y.data(), slots.y.data() + n, solver.start_y.data());
+    std::copy(dynamic.x.data(), dynamic.x.data() + m, solver.start_x.data() + n);
+    std::copy(dynamic.y.data(), dynamic.y.data() + m, solver.start_y.data() + n);
 }
 
 detail::solve_parameters detail::solve_parameters_of(const world_options& options, float h) {
@@ -241,68 +274,76 @@ detail::solve_parameters detail::solve_parameters_of(const world_options& option
     return solve;
 }
 
-void detail::integrate_velocities(solver_state& solver, circle_slots& slots,
+void detail::integrate_velocities(solver_state& solver, circle_slots& slots, dynamic_boxes& dynamic,
                                   const world_options& options, float h,
                                   const solver_kernels& kernels, const task_runner& tasks) {
     float* const state = solver.bodies.data();
+    const float gx_h = options.gravity_x * h;
+    const float gy_h = options.gravity_y * h;
     for_each_circle_block(tasks, slots, [&](const particles_view& c, std::size_t first) {
-        kernels.integrate_velocities(c, state + 4 * first, options.gravity_x * h,
-                                     options.gravity_y * h);
+        kernels.integrate_velocities(c, state + 4 * first, gx_h, gy_h);
     });
+    kernels.integrate_velocities(dynamic.view(), state + 4 * slots.size(), gx_h, gy_h);
 }
 
 void detail::warm_start(solver_state& solver, const solver_kernels& kernels,
                         const task_runner& tasks) {
     const detail::solver_bodies bodies{solver.bodies.data()};
-    const detail::pair_contacts_view pair_view = solver.pairs.view();
-    const detail::box_contacts_view box_view = solver.boxes.view();
     passes(
         tasks, solver, 1,
-        [&](std::size_t b, std::size_t e) { kernels.warm_start_pairs(bodies, pair_view, b, e); },
-        [&](std::size_t b, std::size_t e) { kernels.warm_start_boxes(bodies, box_view, b, e); });
+        [&](const detail::pair_contacts_view& c, std::size_t b, std::size_t e) {
+            kernels.warm_start_pairs(bodies, c, b, e);
+        },
+        [&](const detail::box_contacts_view& c, std::size_t b, std::size_t e) {
+            kernels.warm_start_boxes(bodies, c, b, e);
+        });
 }
 
 void detail::solve_contacts(solver_state& solver, const solve_parameters& with, int times,
                             const solver_kernels& kernels, const task_runner& tasks) {
     const detail::solver_bodies bodies{solver.bodies.data()};
-    const detail::pair_contacts_view pair_view = solver.pairs.view();
-    const detail::box_contacts_view box_view = solver.boxes.view();
     passes(
         tasks, solver, static_cast<std::size_t>(times),
-        [&](std::size_t b, std::size_t e) { kernels.solve_pairs(bodies, pair_view, b, e, with); },
-        [&](std::size_t b, std::size_t e) { kernels.solve_boxes(bodies, box_view, b, e, with); });
+        [&](const detail::pair_contacts_view& c, std::size_t b, std::size_t e) {
+            kernels.solve_pairs(bodies, c, b, e, with);
+        },
+        [&](const detail::box_contacts_view& c, std::size_t b, std::size_t e) {
+            kernels.solve_boxes(bodies, c, b, e, with);
+        });
 }
 
-void detail::velocities_out(const solver_state& solver, circle_slots& slots,
+void detail::velocities_out(const solver_state& solver, circle_slots& slots, dynamic_boxes& dynamic,
                             const solver_kernels& kernels, const task_runner& tasks) {
     const float* const state = solver.bodies.data();
     for_each_circle_block(tasks, slots, [&](const particles_view& c, std::size_t first) {
         kernels.velocities_out(c, state + 4 * first);
     });
+    kernels.velocities_out(dynamic.view(), state + 4 * slots.size());
 }
 
-void detail::integrate_positions(solver_state& solver, circle_slots& slots, float h,
-                                 const solver_kernels& kernels, const task_runner& tasks) {
+void detail::integrate_positions(solver_state& solver, circle_slots& slots, dynamic_boxes& dynamic,
+                                 float h, const solver_kernels& kernels, const task_runner& tasks) {
     float* const state = solver.bodies.data();
     for_each_circle_block(tasks, slots, [&](const particles_view& c, std::size_t first) {
         kernels.integrate_positions(c, state + 4 * first, h, solver.start_x.data() + first,
                                     solver.start_y.data() + first);
     });
+    const std::size_t n = slots.size();
+    kernels.integrate_positions(dynamic.view(), state + 4 * n, h, solver.start_x.data() + n,
+                                solver.start_y.data() + n);
 }
 
 void detail::restitution(solver_state& solver, const world_options& options,
                          const solver_kernels& kernels, const task_runner& tasks) {
     const detail::solver_bodies bodies{solver.bodies.data()};
-    const detail::pair_contacts_view pair_view = solver.pairs.view();
-    const detail::box_contacts_view box_view = solver.boxes.view();
     const detail::restitution_parameters bounce{options.restitution, options.restitution_threshold};
     passes(
         tasks, solver, 1,
-        [&](std::size_t b, std::size_t e) {
-            kernels.restitution_pairs(bodies, pair_view, b, e, bounce);
+        [&](const detail::pair_contacts_view& c, std::size_t b, std::size_t e) {
+            kernels.restitution_pairs(bodies, c, b, e, bounce);
         },
-        [&](std::size_t b, std::size_t e) {
-            kernels.restitution_boxes(bodies, box_view, b, e, bounce);
+        [&](const detail::box_contacts_view& c, std::size_t b, std::size_t e) {
+            kernels.restitution_boxes(bodies, c, b, e, bounce);
         });
 }
 

@@ -19,6 +19,7 @@
 
 namespace simdcollide::detail {
 
+struct dynamic_boxes;
 struct kinematic_boxes;
 struct solver_kernels;
 struct task_runner;
@@ -30,12 +31,18 @@ struct solver_state {
     // lists' (else the carry holds their impulses).
     pair_contacts pairs;
     box_contacts boxes;
+    // The dynamic boxes' contacts (world_dynamic_boxes.hpp), made every step: with a circle
+    // or another dynamic box, and with a static or kinematic box. A dynamic box is the
+    // solver's body slots + its index.
+    pair_contacts dynamic_pairs;
+    box_contacts dynamic_fixed;
     impulse_carry carried;
     std::vector<circle_pair> made_from;
     bool current = false;
-    // Each slot's place where the step began, its state in the solver (solver_bodies: its
-    // velocity and its move since the step began) and its shape then (x, y, radius, inverse
-    // mass); the substep the impulses were last accumulated over (0: none).
+    // Each body's place where the step began (the slots, then the dynamic boxes), its state
+    // in the solver (solver_bodies: its velocity and its move since the step began) and its
+    // shape then (x, y, radius or half width, inverse mass); the substep the impulses were
+    // last accumulated over (0: none).
     aligned_floats start_x, start_y, bodies, shapes;
     float impulses_h = 0.0F;
     // The step's boxes (step_boxes): the static ones, then the kinematic ones where the step
@@ -60,30 +67,34 @@ void make_contacts(solver_state& solver, std::span<const circle_pair> pairs,
                    const std::vector<circle_pair>& box_entries, const circle_slots& slots,
                    const task_runner& tasks);
 
-/// The prepare stage: the solver's state and the circles' shapes, then each contact from
+/// The prepare stage: the solver's state and the bodies' shapes, then each contact from
 /// where the step starts the circles and the boxes, its impulses scaled from the last step's
 /// substep to h.
 void prepare_contacts(solver_state& solver, circle_slots& slots, const world_boxes& boxes,
-                      const kinematic_boxes& kinematic, float h, const solver_kernels& kernels,
-                      const task_runner& tasks);
+                      const kinematic_boxes& kinematic, dynamic_boxes& dynamic, float h,
+                      const solver_kernels& kernels, const task_runner& tasks);
 
 /// What the solve and relax passes of a substep of h read, from the options.
 [[nodiscard]] solve_parameters solve_parameters_of(const world_options& options, float h);
 
-/// Gravity's kick of a substep of h on every moving circle.
-void integrate_velocities(solver_state& solver, circle_slots& slots, const world_options& options,
-                          float h, const solver_kernels& kernels, const task_runner& tasks);
+/// Gravity's kick of a substep of h on every moving circle and dynamic box.
+void integrate_velocities(solver_state& solver, circle_slots& slots, dynamic_boxes& dynamic,
+                          const world_options& options, float h, const solver_kernels& kernels,
+                          const task_runner& tasks);
 /// The warm start: each contact's accumulated impulses applied.
 void warm_start(solver_state& solver, const solver_kernels& kernels, const task_runner& tasks);
-/// `times` passes over every contact, each the pairs colour by colour, then the boxes: the
-/// solve stage (one pass) with the bias, the relax stage (relax_iterations) without.
+/// `times` passes over every contact, each the pairs colour by colour, then the boxes, then
+/// the dynamic boxes' pairs and fixed boxes: the solve stage (one pass) with the bias, the
+/// relax stage (relax_iterations) without.
 void solve_contacts(solver_state& solver, const solve_parameters& with, int times,
                     const solver_kernels& kernels, const task_runner& tasks);
-/// The solver's velocities into the slots, where the sweeps and the step's end read them.
-void velocities_out(const solver_state& solver, circle_slots& slots, const solver_kernels& kernels,
-                    const task_runner& tasks);
-/// x += v h for every moving circle, in the slots and in the solver's moves.
-void integrate_positions(solver_state& solver, circle_slots& slots, float h,
+/// The solver's velocities into the slots and the dynamic boxes, where the sweeps and the
+/// step's end read them.
+void velocities_out(const solver_state& solver, circle_slots& slots, dynamic_boxes& dynamic,
+                    const solver_kernels& kernels, const task_runner& tasks);
+/// x += v h for every moving circle and dynamic box, in the slots, the boxes and the
+/// solver's moves.
+void integrate_positions(solver_state& solver, circle_slots& slots, dynamic_boxes& dynamic, float h,
                          const solver_kernels& kernels, const task_runner& tasks);
 /// The restitution stage, after the substeps.
 void restitution(solver_state& solver, const world_options& options, const solver_kernels& kernels,

@@ -12,6 +12,7 @@
 
 #include "world/solver/contacts.hpp"
 #include "world/world_boxes.hpp"
+#include "world/world_dynamic_boxes.hpp"
 #include "world/world_kinematic.hpp"
 #include "world/world_lists.hpp"
 #include "world/world_profile.hpp"
@@ -55,6 +56,11 @@ public:
     void remove_kinematic_box(std::size_t index);
     [[nodiscard]] std::size_t kinematic_box_count() const noexcept { return kinematic_.count(); }
     [[nodiscard]] particle_world::kinematic_box kinematic_box_at(std::size_t index) const;
+    std::size_t add_dynamic_box(aabb box, float inverse_mass, float vx, float vy);
+    void remove_dynamic_box(std::size_t index);
+    [[nodiscard]] std::size_t dynamic_box_count() const noexcept { return dynamic_.count(); }
+    [[nodiscard]] particle_world::dynamic_box dynamic_box_at(std::size_t index) const;
+    [[nodiscard]] dynamic_boxes_view dynamic_boxes() noexcept;
     void step(float dt);
     [[nodiscard]] std::size_t size() const noexcept { return circles_.size(); }
     [[nodiscard]] particles_view particles() noexcept;
@@ -78,6 +84,21 @@ public:
     }
     [[nodiscard]] const detail::box_contacts& box_contacts_of_step() const noexcept {
         return solver_.boxes;
+    }
+    /// The dynamic boxes' contacts of the last step (solver_state). Valid until the next step.
+    [[nodiscard]] const detail::pair_contacts& dynamic_pair_contacts() const noexcept {
+        return solver_.dynamic_pairs;
+    }
+    [[nodiscard]] const detail::box_contacts& dynamic_fixed_contacts() const noexcept {
+        return solver_.dynamic_fixed;
+    }
+    /// The impulses the dynamic boxes' contacts ended the last step with, under the caller's
+    /// indices (world_dynamic_boxes.hpp).
+    [[nodiscard]] const std::vector<carried_impulse>& dynamic_carried_pairs() const noexcept {
+        return dynamic_.carried_pairs;
+    }
+    [[nodiscard]] const std::vector<carried_impulse>& dynamic_carried_fixed() const noexcept {
+        return dynamic_.carried_fixed;
     }
     /// The caller's index of the circle in slot s.
     [[nodiscard]] std::uint32_t circle_of_slot(std::size_t s) const noexcept {
@@ -129,6 +150,7 @@ private:
     solver_state solver_;
     sweep_state sweeps_;
     kinematic_boxes kinematic_;
+    detail::dynamic_boxes dynamic_;
     std::size_t steps_ = 0;
     bool circles_changed_ = true; // added or removed since the last sort into slots
     // Workers: the world's own pool (none with one worker or the host's callbacks), and the

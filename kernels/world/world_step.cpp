@@ -65,6 +65,7 @@ void detail::world_state::step(float dt) {
         break;
     }
     list_kinematic_entries(kinematic_, lists_, slots_, boxes_.count(), listed, resorted, tasks);
+    list_dynamic_box_entries(dynamic_, lists_, slots_, boxes_, kinematic_, options_, dt, tasks);
     const float h = dt / static_cast<float>(substeps);
     sweeps_.static_circles_current = false;
     sweeps_.floor = fast_floor(slots_, options_, h, tasks);
@@ -76,27 +77,33 @@ void detail::world_state::step(float dt) {
         clock_.enter(step_stage::contacts);
         make_contacts(solver_, lists_.pairs, box_entries, slots_, tasks);
     }
+    // The dynamic boxes' entries are new every step, and so are their contacts.
+    if (dynamic_.count() > 0 || solver_.dynamic_pairs.size() + solver_.dynamic_fixed.size() > 0) {
+        clock_.enter(step_stage::contacts);
+        make_dynamic_box_contacts(solver_, dynamic_, slots_, tasks);
+    }
 
     clock_.enter(step_stage::prepare);
-    prepare_contacts(solver_, slots_, boxes_, kinematic_, h, solver, tasks);
+    prepare_contacts(solver_, slots_, boxes_, kinematic_, dynamic_, h, solver, tasks);
 
     detail::solve_parameters solve = solve_parameters_of(options_, h);
     for (int s = 0; s < substeps; ++s) {
         kinematic_substep_start(kinematic_, boxes_, s, substeps);
         solve.elapsed = static_cast<float>(s) * h;
         clock_.enter(step_stage::integrate_velocities);
-        integrate_velocities(solver_, slots_, options_, h, solver, tasks);
+        integrate_velocities(solver_, slots_, dynamic_, options_, h, solver, tasks);
         clock_.enter(step_stage::warm_start);
         warm_start(solver_, solver, tasks);
         clock_.enter(step_stage::solve);
         solve.use_bias = true;
         solve_contacts(solver_, solve, 1, solver, tasks);
         clock_.enter(step_stage::fast_circles);
-        velocities_out(solver_, slots_, solver, tasks); // what the look and the sweeps read
+        velocities_out(solver_, slots_, dynamic_, solver,
+                       tasks); // what the look and the sweeps read
         find_fast_circles(sweeps_, slots_, options_, h, kernels, tasks);
         note_kinematic_starts(kinematic_, slots_, sweeps_, options_, h);
         clock_.enter(step_stage::integrate_positions);
-        integrate_positions(solver_, slots_, h, solver, tasks);
+        integrate_positions(solver_, slots_, dynamic_, h, solver, tasks);
         clock_.enter(step_stage::sweep);
         sweep_fast_circles(sweeps_, slots_, solver_, boxes_, options_, tasks);
         clock_.enter(step_stage::kinematic_sweep);
@@ -112,7 +119,8 @@ void detail::world_state::step(float dt) {
     }
 
     clock_.enter(step_stage::scatter);
-    velocities_out(solver_, slots_, solver, tasks);
+    velocities_out(solver_, slots_, dynamic_, solver, tasks);
+    keep_dynamic_box_impulses(solver_, dynamic_, slots_);
     finish_kinematic_step(kinematic_);
     scatter(slots_, circles_, kernels, tasks);
     clock_.stop();
