@@ -98,8 +98,8 @@ void detail::world_state::step(float dt) {
         solve.use_bias = true;
         solve_contacts(solver_, solve, 1, solver, tasks);
         clock_.enter(step_stage::fast_circles);
-        velocities_out(solver_, slots_, dynamic_, solver,
-                       tasks); // what the look and the sweeps read
+        // what the look and the sweeps read
+        velocities_out(solver_, slots_, dynamic_, solver, tasks);
         find_fast_circles(sweeps_, slots_, options_, h, kernels, tasks);
         note_kinematic_starts(kinematic_, slots_, sweeps_, options_, h);
         clock_.enter(step_stage::integrate_positions);
