@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace simdcollide::detail {
@@ -132,6 +133,23 @@ struct box_contacts {
 struct solver_bodies {
     float* state;
 };
+
+/// Two bodies' shares of a velocity change along their contact, wa / (wa + wb) and
+/// wb / (wa + wb) by their inverse masses (pair_contacts), both halved first where their sum
+/// would overflow; 0 and 0 where neither moves. The reference's prepare and the dynamic
+/// boxes' use it; the SIMD prepare does the same operations.
+struct velocity_shares {
+    float a, b;
+};
+[[nodiscard]] inline velocity_shares shares_of(float wa, float wb) noexcept {
+    if (!(wa + wb <= std::numeric_limits<float>::max())) {
+        wa = wa * 0.5F;
+        wb = wb * 0.5F;
+    }
+    const float w = wa + wb;
+    const bool moves = w > 0.0F;
+    return {moves ? wa / w : 0.0F, moves ? wb / w : 0.0F};
+}
 
 /// A soft contact's response for one substep (docs/world-design.md, "Soft contacts").
 struct contact_softness {

@@ -111,19 +111,12 @@ void prepare_dynamic_pairs(const particles_view& p, const dynamic_box_shapes& d,
             g = box_from_box(rb, ra);
             wa = d.inverse_mass[a - n];
         }
-        float wb = d.inverse_mass[b - n];
         c.normal_x[k] = g.nx;
         c.normal_y[k] = g.ny;
         c.base[k] = g.base;
-        // Shares of a velocity change as the circle pairs' (solver/reference.cpp).
-        if (!(wa + wb <= std::numeric_limits<float>::max())) {
-            wa = wa * 0.5F;
-            wb = wb * 0.5F;
-        }
-        const float w = wa + wb;
-        const bool moves = w > 0.0F;
-        c.wa[k] = moves ? wa / w : 0.0F;
-        c.wb[k] = moves ? wb / w : 0.0F;
+        const velocity_shares shares = shares_of(wa, d.inverse_mass[b - n]);
+        c.wa[k] = shares.a;
+        c.wb[k] = shares.b;
         const float* const va = state + 4 * std::size_t{a};
         const float* const vb = state + 4 * std::size_t{b};
         const float approach = (vb[0] - va[0]) * g.nx + (vb[1] - va[1]) * g.ny;

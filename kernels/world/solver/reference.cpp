@@ -48,18 +48,10 @@ void prepare_pairs(const float* state, const float* shapes, const pair_prepare_v
         const float base = distance - (sa[2] + sb[2]);
         c.base[k] = base;
         // Each circle's share of the velocity change (contacts.hpp), so that no inverse mass,
-        // however small or large, makes an impulse overflow (halved first where the sum
-        // would).
-        float wa = sa[3];
-        float wb = sb[3];
-        if (!(wa + wb <= std::numeric_limits<float>::max())) {
-            wa = wa * 0.5F;
-            wb = wb * 0.5F;
-        }
-        const float w = wa + wb;
-        const bool moves = w > 0.0F;
-        c.wa[k] = moves ? wa / w : 0.0F;
-        c.wb[k] = moves ? wb / w : 0.0F;
+        // however small or large, makes an impulse overflow.
+        const velocity_shares shares = shares_of(sa[3], sb[3]);
+        c.wa[k] = shares.a;
+        c.wb[k] = shares.b;
         // Only an impact bounces: a contact that already overlapped (a resting or squeezed
         // one) has no approach speed for restitution (docs/world-design.md, "Restitution").
         const float* const va = state + 4 * std::size_t{c.a[k]};
