@@ -47,10 +47,9 @@ const detail::circle_circle_kernels_table& autovec_circle_circle() {
 
 const detail::box_box_kernels_table& autovec_box_box() {
     static constexpr detail::box_box_kernels_table table{
-        &autovec::box_overlap_loop,
-        &autovec::box_contact_loop,
-        &autovec::box_overlap_box_loop,
-        &autovec::box_contact_box_loop,
+        &autovec::box_overlap_loop,     &autovec::box_contact_loop,
+        &autovec::box_overlap_box_loop, &autovec::box_contact_box_loop,
+        &autovec::box_separate_loop,    &autovec::box_separate_box_loop,
     };
     return table;
 }

@@ -117,6 +117,14 @@ box_pair_scene& box_scene_for(std::size_t n) {
             scene->second.max_y[i] = by + bh;
         }
         scene->contacts = contact_set(n);
+        scene->first_inverse_mass.resize(n);
+        scene->second_inverse_mass.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            scene->first_inverse_mass[i] = i % 16 == 3 ? 0.0F : 0.5F + 1.5F * unit(rng);
+            scene->second_inverse_mass[i] = i % 16 == 11 ? 0.0F : 0.5F + 1.5F * unit(rng);
+        }
+        scene->start_first = scene->first;
+        scene->start_second = scene->second;
     }
     return *scene;
 }

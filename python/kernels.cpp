@@ -212,6 +212,32 @@ void bind_box_box(py::module_& m) {
         py::arg("first"), py::arg("second"), py::arg("out") = none, py::arg("margin") = 0.0F,
         "Each box pair's contact (normal from the second box towards the first): "
         "(contacts, count).");
+    if constexpr (std::is_same_v<Box, aabb>) {
+        m.def(
+            "separate",
+            [](const box_bodies_arrays& a, const aabb& b) {
+                const box_bodies_view first = write_box_bodies(a, "first");
+                py::gil_scoped_release nogil;
+                return K::separate(first, b);
+            },
+            py::arg("first"), py::arg("second"),
+            "Moves each box of first that overlaps the fixed box second out of it along the "
+            "contact's axis, writing its bounds in place; returns how many boxes moved.");
+    } else {
+        m.def(
+            "separate",
+            [](const box_bodies_arrays& a, const box_bodies_arrays& b,
+               const std::string& weighting) {
+                const box_bodies_view first = write_box_bodies(a, "first");
+                const box_bodies_view second = write_box_bodies(b, "second");
+                const separation_weighting mode = weighting_from(weighting);
+                py::gil_scoped_release nogil;
+                return K::separate(first, second, mode);
+            },
+            py::arg("first"), py::arg("second"), py::arg("weighting") = "inverse_mass",
+            "Separates each box pair first[i], second[i] that overlaps along the contact's "
+            "axis, writing the bounds in place; returns how many pairs moved.");
+    }
 }
 
 template <class K>

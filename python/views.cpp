@@ -113,6 +113,18 @@ aabbs_view read_boxes(const boxes_arrays& b, const char* argument) {
             field(b.max_y, argument, "max_y", access::read, n, "min_x").data(), n};
 }
 
+box_bodies_view write_box_bodies(const box_bodies_arrays& b, const char* argument) {
+    const std::span<float> min_x =
+        field(b.min_x, argument, "min_x", access::write, std::nullopt, "min_x");
+    const std::size_t n = min_x.size();
+    return {min_x.data(),
+            field(b.min_y, argument, "min_y", access::write, n, "min_x").data(),
+            field(b.max_x, argument, "max_x", access::write, n, "min_x").data(),
+            field(b.max_y, argument, "max_y", access::write, n, "min_x").data(),
+            field(b.inverse_mass, argument, "inverse_mass", access::read, n, "min_x").data(),
+            n};
+}
+
 contacts_view write_contacts(const contacts_arrays& c, const char* argument, access how) {
     const auto f = [&](const py::object& v, const char* name, std::optional<std::size_t> n) {
         return field(v, argument, name, how, n, "normal_x");
@@ -209,6 +221,28 @@ each field a one-dimensional float32 numpy array of the same length, used in pla
         .def_readonly("max_x", &boxes_arrays::max_x)
         .def_readonly("max_y", &boxes_arrays::max_y)
         .def("__len__", &boxes_arrays::size);
+
+    py::class_<box_bodies_arrays, boxes_arrays>(m, "BoxBodies", R"(Boxes that a kernel may move:
+bounds as in Boxes and inverse masses (0: static, never moved), each a one-dimensional float32
+numpy array of the same length, used in place. A BoxBodies is a Boxes.)")
+        .def(py::init([](py::object min_x, py::object min_y, py::object max_x, py::object max_y,
+                         py::object inverse_mass) {
+                 check_fields("BoxBodies", {{"min_x", min_x},
+                                            {"min_y", min_y},
+                                            {"max_x", max_x},
+                                            {"max_y", max_y},
+                                            {"inverse_mass", inverse_mass}});
+                 box_bodies_arrays b;
+                 b.min_x = std::move(min_x);
+                 b.min_y = std::move(min_y);
+                 b.max_x = std::move(max_x);
+                 b.max_y = std::move(max_y);
+                 b.inverse_mass = std::move(inverse_mass);
+                 return b;
+             }),
+             py::arg("min_x"), py::arg("min_y"), py::arg("max_x"), py::arg("max_y"),
+             py::arg("inverse_mass"))
+        .def_readonly("inverse_mass", &box_bodies_arrays::inverse_mass);
 
     py::class_<contacts_arrays>(m, "Contacts", R"(Contacts, as the contact kernels write them:
 unit normal (normal_x, normal_y) from the first shape towards the second, penetration depth

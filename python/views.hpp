@@ -32,6 +32,11 @@ struct boxes_arrays {
     [[nodiscard]] std::size_t size() const;
 };
 
+/// BoxBodies(min_x, min_y, max_x, max_y, inverse_mass): boxes that a kernel may move.
+struct box_bodies_arrays : boxes_arrays {
+    py::object inverse_mass;
+};
+
 /// Contacts(normal_x, normal_y, depth, point_x, point_y).
 struct contacts_arrays {
     py::object normal_x, normal_y, depth, point_x, point_y;
@@ -59,6 +64,8 @@ inline constexpr particle_fields separation_writes{.centres = true};
                                            particle_fields reads, particle_fields writes);
 
 [[nodiscard]] aabbs_view read_boxes(const boxes_arrays& b, const char* argument);
+/// The bounds written in place, the inverse masses read.
+[[nodiscard]] box_bodies_view write_box_bodies(const box_bodies_arrays& b, const char* argument);
 [[nodiscard]] contacts_view write_contacts(const contacts_arrays& c, const char* argument,
                                            access how = access::write);
 [[nodiscard]] contacts_cview read_contacts(const contacts_arrays& c, const char* argument);

@@ -30,8 +30,18 @@
 // boxes leave towards +y when square (towards + along their shorter axis otherwise), and a
 // box of zero size inside another leaves through the face a circle of radius 0 at that point
 // would (circle_aabb.hpp).
+//
+// Separation (the contract's rule 6) moves a pair in contact (margin 0) apart along the
+// contact's axis by its depth in all: A by +n * depth * wa / (wa + wb), B by -n * depth * wb
+// / (wa + wb), a box moving by shifting its min and max on that axis alike. The weights are
+// those of circle pairs (separation_weighting, circle_circle.hpp), with a box's size its
+// half-extent along the axis, (max - min) / 2 computed as 0.5 max - 0.5 min: inverse mass
+// (the default), equal, or by size (wa = B's half-extent, wb = A's: the larger box moves
+// less). A static box (inverse mass 0) has weight 0 in every mode; extreme weights are scaled
+// as circle_circle.hpp says.
 #pragma once
 
+#include <simdcollide/circle_circle.hpp>
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
 #include <simdcollide/workers.hpp>
@@ -62,6 +72,20 @@ std::size_t overlap(aabbs_view boxes, const aabb& box, std::span<std::uint8_t> m
 [[nodiscard]] std::size_t count_overlaps(aabbs_view boxes, const aabb& box, float margin = 0.0F);
 std::size_t contact(aabbs_view boxes, const aabb& box, contacts_view out, float margin = 0.0F);
 
+/// Separates each pair in contact (box i of `first` against box i of `second`, each pair on
+/// its own) as the rule above says. Reads both views' bounds and inverse masses; writes the
+/// bounds of the boxes that move (a box that does not move keeps its bits exactly). Returns
+/// the number of pairs that moved. Afterwards a pair that moved touches (to float rounding).
+/// Preconditions as above (`inverse_mass` not null where count > 0); not checked: inverse
+/// masses >= 0 and finite.
+std::size_t separate(box_bodies_view first, box_bodies_view second,
+                     separation_weighting mode = separation_weighting::inverse_mass);
+
+/// Moves every box with inverse mass > 0 out of `box`, which does not move, by exactly its
+/// depth along the contact's normal: the form above with `box` repeated at inverse mass 0
+/// and weighting `equal`, bit for bit. Returns the number of boxes moved.
+std::size_t separate(box_bodies_view boxes, const aabb& box);
+
 /// Each kernel above on `w`'s workers (workers.hpp): the same checks and the same bits, every
 /// worker taking blocks of the pairs.
 std::size_t overlap(aabbs_view first, aabbs_view second, std::span<std::uint8_t> mask, float margin,
@@ -76,6 +100,9 @@ std::size_t overlap(aabbs_view boxes, const aabb& box, std::span<std::uint8_t> m
                                          const workers& w);
 std::size_t contact(aabbs_view boxes, const aabb& box, contacts_view out, float margin,
                     const workers& w);
+std::size_t separate(box_bodies_view first, box_bodies_view second, separation_weighting mode,
+                     const workers& w);
+std::size_t separate(box_bodies_view boxes, const aabb& box, const workers& w);
 
 /// The scalar reference: the same functions, same preconditions, run pair by pair in
 /// portable C++. It defines the results that every SIMD path reproduces bit for bit.
@@ -88,6 +115,9 @@ std::size_t overlap(aabbs_view boxes, const aabb& box, std::span<std::uint8_t> m
                     float margin = 0.0F);
 [[nodiscard]] std::size_t count_overlaps(aabbs_view boxes, const aabb& box, float margin = 0.0F);
 std::size_t contact(aabbs_view boxes, const aabb& box, contacts_view out, float margin = 0.0F);
+std::size_t separate(box_bodies_view first, box_bodies_view second,
+                     separation_weighting mode = separation_weighting::inverse_mass);
+std::size_t separate(box_bodies_view boxes, const aabb& box);
 } // namespace reference
 
 } // namespace simdcollide

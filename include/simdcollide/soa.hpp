@@ -97,6 +97,39 @@ struct aabbs_view {
     explicit aabbs_view(const fields& f) : aabbs_view(f.min_x, f.min_y, f.max_x, f.max_y) {}
 };
 
+/// View of `count` boxes a kernel may move, each with an inverse mass (`inverse_mass == 0`:
+/// static, it never moves; valid input has `inverse_mass >= 0` and finite): bounds as in
+/// aabbs_view, written in place. Converts to aabbs_view.
+struct box_bodies_view {
+    float* min_x = nullptr;
+    float* min_y = nullptr;
+    float* max_x = nullptr;
+    float* max_y = nullptr;
+    const float* inverse_mass = nullptr;
+    std::size_t count = 0;
+
+    constexpr box_bodies_view() = default;
+    /// Trusts the caller: each pointer must address `count` floats (or be null when count is 0).
+    constexpr box_bodies_view(float* min_x_, float* min_y_, float* max_x_, float* max_y_,
+                              const float* inverse_mass_, std::size_t count_) noexcept
+        : min_x(min_x_), min_y(min_y_), max_x(max_x_), max_y(max_y_), inverse_mass(inverse_mass_),
+          count(count_) {}
+    /// Throws std::invalid_argument unless the five spans have the same length.
+    box_bodies_view(std::span<float> min_x_, std::span<float> min_y_, std::span<float> max_x_,
+                    std::span<float> max_y_, std::span<const float> inverse_mass_);
+    /// The fields by name: box_bodies_view({.min_x = a, .min_y = b, .max_x = c, .max_y = d,
+    /// .inverse_mass = w}).
+    struct fields {
+        std::span<float> min_x, min_y, max_x, max_y;
+        std::span<const float> inverse_mass;
+    };
+    /// Throws std::invalid_argument unless the fields have the same length.
+    explicit box_bodies_view(const fields& f)
+        : box_bodies_view(f.min_x, f.min_y, f.max_x, f.max_y, f.inverse_mass) {}
+
+    constexpr operator aabbs_view() const noexcept { return {min_x, min_y, max_x, max_y, count}; }
+};
+
 /// Writable view of `count` points, an output of closest_point.
 struct points_view {
     float* x = nullptr;

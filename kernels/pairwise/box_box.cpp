@@ -124,6 +124,44 @@ std::size_t contact_box_with(const detail::kernel_table& t, aabbs_view a, const 
         });
 }
 
+void check_bodies(const char* name, box_bodies_view b) {
+    detail::require_fields("separate", name, b.count,
+                           {b.min_x, b.min_y, b.max_x, b.max_y, b.inverse_mass});
+}
+
+#define SIMDCOLLIDE_BODY_USES(name, b)                                                             \
+    detail::writes(name ".min_x", (b).min_x, (b).count),                                           \
+        detail::writes(name ".min_y", (b).min_y, (b).count),                                       \
+        detail::writes(name ".max_x", (b).max_x, (b).count),                                       \
+        detail::writes(name ".max_y", (b).max_y, (b).count),                                       \
+        detail::reads(name ".inverse_mass", (b).inverse_mass, (b).count)
+
+std::size_t separate_with(const detail::kernel_table& t, box_bodies_view a, box_bodies_view b,
+                          separation_weighting mode, const detail::task_runner& run = {}) {
+    detail::require_count("separate", "second", a.count, b.count);
+    check_bodies("first", a);
+    check_bodies("second", b);
+    detail::require_apart("separate",
+                          {SIMDCOLLIDE_BODY_USES("first", a), SIMDCOLLIDE_BODY_USES("second", b)},
+                          detail::in_place::allowed);
+    return detail::sum_over_blocks(
+        run, a.count, detail::items_per_task, [&](std::size_t i, std::size_t e) {
+            return t.box_box.separate(detail::slice(a, i, e), detail::slice(b, i, e), mode);
+        });
+}
+
+std::size_t separate_box_with(const detail::kernel_table& t, box_bodies_view a, const aabb& b,
+                              const detail::task_runner& run = {}) {
+    check_bodies("boxes", a);
+    detail::require_apart("separate", {SIMDCOLLIDE_BODY_USES("boxes", a)},
+                          detail::in_place::allowed);
+    return detail::sum_over_blocks(run, a.count, detail::items_per_task,
+                                   [&](std::size_t i, std::size_t e) {
+                                       return t.box_box.separate_box(detail::slice(a, i, e), b);
+                                   });
+}
+
+#undef SIMDCOLLIDE_BODY_USES
 #undef SIMDCOLLIDE_CONTACT_WRITES
 #undef SIMDCOLLIDE_BOX_READS
 
@@ -147,6 +185,12 @@ std::size_t count_overlaps(aabbs_view boxes, const aabb& box, float margin) {
 }
 std::size_t contact(aabbs_view boxes, const aabb& box, contacts_view out, float margin) {
     return contact_box_with(detail::active_table(), boxes, box, out, margin);
+}
+std::size_t separate(box_bodies_view first, box_bodies_view second, separation_weighting mode) {
+    return separate_with(detail::active_table(), first, second, mode);
+}
+std::size_t separate(box_bodies_view boxes, const aabb& box) {
+    return separate_box_with(detail::active_table(), boxes, box);
 }
 
 std::size_t overlap(aabbs_view first, aabbs_view second, std::span<std::uint8_t> mask, float margin,
@@ -172,6 +216,13 @@ std::size_t contact(aabbs_view boxes, const aabb& box, contacts_view out, float 
                     const workers& w) {
     return contact_box_with(detail::active_table(), boxes, box, out, margin, detail::runner_of(w));
 }
+std::size_t separate(box_bodies_view first, box_bodies_view second, separation_weighting mode,
+                     const workers& w) {
+    return separate_with(detail::active_table(), first, second, mode, detail::runner_of(w));
+}
+std::size_t separate(box_bodies_view boxes, const aabb& box, const workers& w) {
+    return separate_box_with(detail::active_table(), boxes, box, detail::runner_of(w));
+}
 
 namespace reference {
 std::size_t overlap(aabbs_view first, aabbs_view second, std::span<std::uint8_t> mask,
@@ -192,6 +243,12 @@ std::size_t count_overlaps(aabbs_view boxes, const aabb& box, float margin) {
 }
 std::size_t contact(aabbs_view boxes, const aabb& box, contacts_view out, float margin) {
     return contact_box_with(detail::reference_table(), boxes, box, out, margin);
+}
+std::size_t separate(box_bodies_view first, box_bodies_view second, separation_weighting mode) {
+    return separate_with(detail::reference_table(), first, second, mode);
+}
+std::size_t separate(box_bodies_view boxes, const aabb& box) {
+    return separate_box_with(detail::reference_table(), boxes, box);
 }
 } // namespace reference
 

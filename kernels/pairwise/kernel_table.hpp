@@ -41,6 +41,9 @@ struct box_box_kernels_table {
     /// Every box against the same box, as the second: the kernels above with it repeated.
     std::size_t (*overlap_box)(aabbs_view, aabb box, std::uint8_t* mask, float margin);
     std::size_t (*contact_box)(aabbs_view, aabb box, contacts_view, float margin);
+    /// Separation: box i of each view moved apart; against one box that does not move.
+    std::size_t (*separate)(box_bodies_view, box_bodies_view, separation_weighting);
+    std::size_t (*separate_box)(box_bodies_view, aabb box);
 };
 
 struct circle_circle_kernels_table {

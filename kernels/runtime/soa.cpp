@@ -44,6 +44,17 @@ aabbs_view::aabbs_view(std::span<const float> min_x_, std::span<const float> min
                                          {"max_x", max_x_.size()},
                                          {"max_y", max_y_.size()}})) {}
 
+box_bodies_view::box_bodies_view(std::span<float> min_x_, std::span<float> min_y_,
+                                 std::span<float> max_x_, std::span<float> max_y_,
+                                 std::span<const float> inverse_mass_)
+    : min_x(min_x_.data()), min_y(min_y_.data()), max_x(max_x_.data()), max_y(max_y_.data()),
+      inverse_mass(inverse_mass_.data()),
+      count(common_length("box_bodies_view", {{"min_x", min_x_.size()},
+                                              {"min_y", min_y_.size()},
+                                              {"max_x", max_x_.size()},
+                                              {"max_y", max_y_.size()},
+                                              {"inverse_mass", inverse_mass_.size()}})) {}
+
 points_view::points_view(std::span<float> x_, std::span<float> y_)
     : x(x_.data()), y(y_.data()),
       count(common_length("points_view", {{"x", x_.size()}, {"y", y_.size()}})) {}

@@ -33,6 +33,10 @@ template <class T>
     return {from(b.min_x, begin), from(b.min_y, begin), from(b.max_x, begin), from(b.max_y, begin),
             end - begin};
 }
+[[nodiscard]] inline box_bodies_view slice(box_bodies_view b, std::size_t begin, std::size_t end) {
+    return {from(b.min_x, begin), from(b.min_y, begin),        from(b.max_x, begin),
+            from(b.max_y, begin), from(b.inverse_mass, begin), end - begin};
+}
 [[nodiscard]] inline points_view slice(points_view p, std::size_t begin, std::size_t end) {
     return {from(p.x, begin), from(p.y, begin), end - begin};
 }

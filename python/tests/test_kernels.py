@@ -24,7 +24,11 @@ def data(seed=1, n=N):
     a = rng.integers(0, n, 4 * n)
     c = (a + rng.integers(1, n, 4 * n)) % n
     pairs = np.ascontiguousarray(np.stack([a, c], axis=1).astype(np.uint32))
-    return dict(circles=(x, y, r), boxes=b, p=p, q=q, pairs=pairs)
+    # Inverse masses of the boxes and of the second boxes, some static.
+    box_mass = (f32(rng.uniform(0.0, 2.0, n)), f32(rng.uniform(0.0, 2.0, n)))
+    box_mass[0][::7] = 0.0
+    box_mass[1][::5] = 0.0
+    return dict(circles=(x, y, r), boxes=b, p=p, q=q, pairs=pairs, box_mass=box_mass)
 
 
 def circles(d):
@@ -42,6 +46,27 @@ def second_boxes(d):
     dx = f32((max_x - min_x) * rng.uniform(-1.2, 1.2, len(min_x)))
     dy = f32((max_y - min_y) * rng.uniform(-1.2, 1.2, len(min_y)))
     return sc.Boxes(f32(min_x + dx), f32(min_y + dy), f32(max_x + dx), f32(max_y + dy))
+
+
+def box_bodies(d):
+    return sc.BoxBodies(*d["boxes"], d["box_mass"][0])
+
+
+def second_box_bodies(d):
+    s = second_boxes(d)
+    return sc.BoxBodies(s.min_x, s.min_y, s.max_x, s.max_y, d["box_mass"][1])
+
+
+def box_separated(m, d, weighting):
+    a, b = box_bodies(d), second_box_bodies(d)
+    moved = m.separate(a, b, weighting)
+    return [moved, a.min_x, a.min_y, a.max_x, a.max_y, b.min_x, b.min_y, b.max_x, b.max_y]
+
+
+def box_separated_from_one_box(m, d):
+    a = box_bodies(d)
+    moved = m.separate(a, ONE_BOX)
+    return [moved, a.min_x, a.min_y, a.max_x, a.max_y]
 
 
 def particles(arrays):
@@ -78,6 +103,10 @@ CASES = {
     "box_box_contact_margin": lambda m, d: contact_fields(
         m.contact(boxes(d), second_boxes(d), margin=0.5)),
     "box_box_contact_one_box": lambda m, d: contact_fields(m.contact(boxes(d), ONE_BOX)),
+    "box_box_separate": lambda m, d: box_separated(m, d, "inverse_mass"),
+    "box_box_separate_equal": lambda m, d: box_separated(m, d, "equal"),
+    "box_box_separate_by_radius": lambda m, d: box_separated(m, d, "by_radius"),
+    "box_box_separate_one_box": lambda m, d: box_separated_from_one_box(m, d),
     "circle_distance_squared": lambda m, d: [
         m.distance_squared(particles(d["p"]), particles(d["q"]))],
     "circle_overlap": lambda m, d: m.overlap(particles(d["p"]), particles(d["q"])),
@@ -210,6 +239,43 @@ def test_push_out_moves_the_callers_circles_in_place(isa):
     assert (x[0], y[0]) == (0.0, 1.5)
     assert x[1] == 5.0 and y[1] == 5.0
     assert y[2] == np.float32(1.5)
+
+
+def test_box_separation_moves_the_callers_bounds(isa):
+    # Overlap 0.25 on x and 0.75 on y: apart along x, by shares of their inverse masses.
+    a = sc.BoxBodies(f32([0.0]), f32([0.0]), f32([1.0]), f32([1.0]), f32([1.0]))
+    b = sc.BoxBodies(f32([0.75]), f32([0.25]), f32([1.75]), f32([1.25]), f32([1.0]))
+    at = address(a.min_x)
+    assert sc.separate(a, b) == 1 and address(a.min_x) == at
+    assert (a.min_x[0], a.max_x[0], b.min_x[0], b.max_x[0]) == (-0.125, 0.875, 0.875, 1.875)
+    assert (a.min_y[0], a.max_y[0], b.min_y[0], b.max_y[0]) == (0.0, 1.0, 0.25, 1.25)
+    # Once apart, nothing moves.
+    assert sc.separate(a, b) == 0
+    # A static second box does not move; the first moves the whole depth.
+    c = sc.BoxBodies(f32([0.0]), f32([0.0]), f32([1.0]), f32([1.0]), f32([1.0]))
+    d = sc.BoxBodies(f32([0.75]), f32([0.25]), f32([1.75]), f32([1.25]), f32([0.0]))
+    sc.separate(c, d, "equal")
+    assert (c.min_x[0], c.max_x[0], d.min_x[0]) == (-0.25, 0.75, 0.75)
+    # Against one fixed box.
+    e = sc.BoxBodies(f32([0.75]), f32([0.25]), f32([1.75]), f32([1.25]), f32([2.0]))
+    assert sc.separate(e, sc.AABB(0.0, 0.0, 1.0, 1.0)) == 1
+    assert (e.min_x[0], e.max_x[0]) == (1.0, 2.0)
+
+
+def test_box_separation_refuses_bad_arrays():
+    a = sc.BoxBodies(*(f32(np.zeros(3)) for _ in range(5)))
+    b = sc.BoxBodies(*(f32(np.zeros(4)) for _ in range(5)))
+    with pytest.raises(ValueError):
+        sc.separate(a, b)
+    with pytest.raises(ValueError):
+        sc.BoxBodies(*(f32(np.zeros(3)) for _ in range(4)), f32(np.zeros(2)))
+    with pytest.raises(ValueError):
+        sc.separate(a, b, "heaviest")
+    frozen = f32(np.zeros(3))
+    frozen.flags.writeable = False
+    c = sc.BoxBodies(frozen, *(f32(np.zeros(3)) for _ in range(4)))
+    with pytest.raises(ValueError, match="min_x"):
+        sc.separate(c, sc.AABB(0.0, 0.0, 1.0, 1.0))
 
 
 def test_the_world_fields_are_kernel_inputs(isa):

@@ -281,6 +281,26 @@ void check_box_box(const input& in, const detail::kernel_table& t) {
     check(in, t, "box_box contact one box", [&](const detail::kernel_table& k, scene& s) {
         return k.box_box.contact_box(s.boxes(), in.box, s.contacts(), in.margin);
     });
+    // Separation: the scene's boxes weighted by a's inverse masses, the second boxes by b's
+    // radii (fields neither box uses).
+    const auto first_bodies = [](scene& s) {
+        return box_bodies_view{s.p(scene::min_x), s.p(scene::min_y), s.p(scene::max_x),
+                               s.p(scene::max_y), s.p(scene::aw),    s.n};
+    };
+    const auto second_bodies = [](scene& s) {
+        return box_bodies_view{s.p(scene::ax), s.p(scene::ay), s.p(scene::bx),
+                               s.p(scene::by), s.p(scene::br), s.n};
+    };
+    for (const separation_weighting mode :
+         {separation_weighting::inverse_mass, separation_weighting::equal,
+          separation_weighting::by_radius}) {
+        check(in, t, "box_box separate", [&](const detail::kernel_table& k, scene& s) {
+            return k.box_box.separate(first_bodies(s), second_bodies(s), mode);
+        });
+    }
+    check(in, t, "box_box separate one box", [&](const detail::kernel_table& k, scene& s) {
+        return k.box_box.separate_box(first_bodies(s), in.box);
+    });
 }
 
 void check_swept(const input& in, const detail::kernel_table& t) {

@@ -8,14 +8,17 @@
 
 namespace simdcollide::testing {
 
-/// n pairs of boxes, the first's fields then the second's, each at its own shift.
+/// n pairs of boxes, the first's fields then the second's, each at its own shift, with an
+/// inverse mass for each box (for separation).
 struct box_pair_scene {
     box_pair_scene(std::size_t n, std::size_t shift)
         : a_min_x(n, staggered(shift, 0)), a_min_y(n, staggered(shift, 1)),
           a_max_x(n, staggered(shift, 2)), a_max_y(n, staggered(shift, 3)),
           b_min_x(n, staggered(shift, 4)), b_min_y(n, staggered(shift, 5)),
-          b_max_x(n, staggered(shift, 6)), b_max_y(n, staggered(shift, 7)) {}
+          b_max_x(n, staggered(shift, 6)), b_max_y(n, staggered(shift, 7)),
+          a_inverse_mass(n, staggered(shift, 8)), b_inverse_mass(n, staggered(shift, 9)) {}
     guarded_floats a_min_x, a_min_y, a_max_x, a_max_y, b_min_x, b_min_y, b_max_x, b_max_y;
+    guarded_floats a_inverse_mass, b_inverse_mass;
 
     std::size_t size() const { return a_min_x.size(); }
     aabbs_view first() const {
@@ -23,6 +26,14 @@ struct box_pair_scene {
     }
     aabbs_view second() const {
         return {b_min_x.data(), b_min_y.data(), b_max_x.data(), b_max_y.data(), size()};
+    }
+    box_bodies_view first_bodies() {
+        return {a_min_x.data(), a_min_y.data(),        a_max_x.data(),
+                a_max_y.data(), a_inverse_mass.data(), size()};
+    }
+    box_bodies_view second_bodies() {
+        return {b_min_x.data(), b_min_y.data(),        b_max_x.data(),
+                b_max_y.data(), b_inverse_mass.data(), size()};
     }
     void set(std::size_t i, aabb a, aabb b) {
         a_min_x[i] = a.min_x;
@@ -126,13 +137,35 @@ inline void random_box_pair(std::mt19937& rng, aabb& a, aabb& b) {
     }
 }
 
+/// A random inverse mass: mostly ordinary, sometimes 0 (static), huge or subnormal (so that
+/// separation's weights are scaled).
+inline float random_inverse_mass(std::mt19937& rng) {
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    switch (std::uniform_int_distribution<int>(0, 9)(rng)) {
+    case 0:
+        return 0.0F;
+    case 1:
+        return 3e38F * unit(rng);
+    case 2:
+        return 1e-40F * unit(rng);
+    case 3:
+        return 1.0F;
+    default:
+        return 10.0F * unit(rng);
+    }
+}
+
+/// Random pairs (random_box_pair) and inverse masses; the boxes do not depend on the masses.
 inline void fill_random(box_pair_scene& scene, std::uint32_t seed) {
     std::mt19937 rng(seed);
+    std::mt19937 masses(seed ^ 0x9E3779B9U);
     for (std::size_t i = 0; i < scene.size(); ++i) {
         aabb a;
         aabb b;
         random_box_pair(rng, a, b);
         scene.set(i, a, b);
+        scene.a_inverse_mass[i] = random_inverse_mass(masses);
+        scene.b_inverse_mass[i] = random_inverse_mass(masses);
     }
 }
 

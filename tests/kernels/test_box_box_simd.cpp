@@ -58,6 +58,64 @@ TEST_P(box_box_simd, contact_matches_reference) {
     }
 }
 
+// The bounds of both sides after a separation, as bits, and the count.
+std::vector<std::uint32_t> bounds_bits(const box_pair_scene& scene, std::size_t moved) {
+    std::vector<std::uint32_t> out;
+    for (const guarded_floats* f :
+         {&scene.a_min_x, &scene.a_min_y, &scene.a_max_x, &scene.a_max_y, &scene.b_min_x,
+          &scene.b_min_y, &scene.b_max_x, &scene.b_max_y}) {
+        for (std::size_t i = 0; i < scene.size(); ++i) {
+            out.push_back(bits((*f)[i]));
+        }
+    }
+    out.push_back(static_cast<std::uint32_t>(moved));
+    return out;
+}
+
+constexpr separation_weighting weightings[] = {separation_weighting::inverse_mass,
+                                               separation_weighting::equal,
+                                               separation_weighting::by_radius};
+
+TEST_P(box_box_simd, separate_matches_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const auto& ref = detail::reference_table().box_box;
+    for (const run_case& rc : cases()) {
+        for (const separation_weighting mode : weightings) {
+            box_pair_scene want(rc.n, rc.shift);
+            box_pair_scene got(rc.n, rc.shift);
+            fill_random(want, rc.seed);
+            fill_random(got, rc.seed);
+            const std::size_t want_moved =
+                ref.separate(want.first_bodies(), want.second_bodies(), mode);
+            const std::size_t got_moved =
+                table.box_box.separate(got.first_bodies(), got.second_bodies(), mode);
+            EXPECT_EQ(bounds_bits(got, got_moved), bounds_bits(want, want_moved))
+                << "n=" << rc.n << " mode=" << static_cast<int>(mode);
+        }
+    }
+}
+
+TEST_P(box_box_simd, separate_against_one_box_matches_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    const auto& ref = detail::reference_table().box_box;
+    for (const std::size_t n : edge_lengths()) {
+        box_pair_scene source(n, 0);
+        fill_random(source, static_cast<std::uint32_t>(190 + n));
+        for (std::size_t k = 0; k < std::min<std::size_t>(n, 40); ++k) {
+            const aabb one{source.b_min_x[k], source.b_min_y[k], source.b_max_x[k],
+                           source.b_max_y[k]};
+            box_pair_scene want(n, k % 16);
+            box_pair_scene got(n, k % 16);
+            fill_random(want, static_cast<std::uint32_t>(190 + n));
+            fill_random(got, static_cast<std::uint32_t>(190 + n));
+            const std::size_t want_moved = ref.separate_box(want.first_bodies(), one);
+            const std::size_t got_moved = table.box_box.separate_box(got.first_bodies(), one);
+            EXPECT_EQ(bounds_bits(got, got_moved), bounds_bits(want, want_moved))
+                << "n=" << n << " box " << k;
+        }
+    }
+}
+
 // Against one box: each of the scene's second boxes in turn as the one box, for the
 // scene's first boxes.
 TEST_P(box_box_simd, one_box_forms_match_reference) {

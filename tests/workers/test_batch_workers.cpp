@@ -89,6 +89,31 @@ TEST_P(batch_workers, box_box_kernels_give_the_bits_without_workers) {
         o.insert(o.end(), counts.begin(), counts.end());
         return o;
     });
+    for (const separation_weighting mode :
+         {separation_weighting::inverse_mass, separation_weighting::equal,
+          separation_weighting::by_radius}) {
+        expect_same_on_workers("box_box separate", [&](const workers* w) {
+            box_pair_scene moved(items, 5);
+            fill_random(moved, 13);
+            box_pair_scene pushed(items, 6);
+            fill_random(pushed, 14);
+            const std::size_t counts[2] = {
+                w != nullptr ? separate(moved.first_bodies(), moved.second_bodies(), mode, *w)
+                             : separate(moved.first_bodies(), moved.second_bodies(), mode),
+                w != nullptr ? separate(pushed.first_bodies(), box, *w)
+                             : separate(pushed.first_bodies(), box)};
+            outputs o;
+            for (const box_pair_scene* scene : {&moved, &pushed}) {
+                for (const guarded_floats* field :
+                     {&scene->a_min_x, &scene->a_min_y, &scene->a_max_x, &scene->a_max_y,
+                      &scene->b_min_x, &scene->b_min_y, &scene->b_max_x, &scene->b_max_y}) {
+                    add_bits(o, field->data(), items);
+                }
+            }
+            o.insert(o.end(), std::begin(counts), std::end(counts));
+            return o;
+        });
+    }
 }
 
 TEST_P(batch_workers, circle_box_kernels_give_the_bits_without_workers) {

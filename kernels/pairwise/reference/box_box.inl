@@ -2,8 +2,9 @@
 // a time. These definitions are the meaning of every SIMD kernel's results.
 //
 // Included inside a namespace, as circle_aabb.inl is (see there): by
-// kernels/pairwise/reference/reference.cpp and by bench/autovec.cpp. The includer must have
-// included <cstddef>, <cstdint>, <simdcollide/soa.hpp> and minmax.inl, and compiles it with
+// kernels/pairwise/reference/reference.cpp, bench/autovec.cpp and the world's solver. The
+// includer must have included <cstddef>, <cstdint>, <simdcollide/soa.hpp>,
+// <simdcollide/circle_circle.hpp>, minmax.inl and weights.inl, and compiles it with
 // -ffp-contract=off.
 
 struct box_contact_result {
@@ -120,4 +121,92 @@ inline std::size_t box_contact_box_loop(simdcollide::aabbs_view a, simdcollide::
         count += k.hit ? 1 : 0;
     }
     return count;
+}
+
+// behaviour.md "Box against box" 6: separation moves the two boxes apart along the contact's
+// axis by its depth in all, A by +n * depth * wa / (wa + wb) and B by -n * depth * wb / (wa +
+// wb), with the weights of separation_weights_of (weights.inl; a box's size is its
+// half-extent along the axis), scaled where scale_weights says so, as share = depth / (wa +
+// wb), then n * (share * w). A box moves by shifting its min and max on that axis alike.
+struct box_separation_result {
+    bool moves_a; // false keeps a's bits exactly (static, or no contact)
+    bool moves_b;
+    bool x_axis;
+    float a_shift; // along the axis, signed
+    float b_shift;
+};
+
+inline box_separation_result box_separation_of(simdcollide::separation_weighting mode,
+                                               float a_min_x, float a_min_y, float a_max_x,
+                                               float a_max_y, float aw, float b_min_x,
+                                               float b_min_y, float b_max_x, float b_max_y,
+                                               float bw) {
+    box_separation_result s{};
+    const box_contact_result c = box_contact_of(a_min_x, a_min_y, a_max_x, a_max_y, b_min_x,
+                                                b_min_y, b_max_x, b_max_y, 0.0F);
+    const bool x_axis = c.normal_x != 0.0F;
+    const float a_half = x_axis ? 0.5F * a_max_x - 0.5F * a_min_x : 0.5F * a_max_y - 0.5F * a_min_y;
+    const float b_half = x_axis ? 0.5F * b_max_x - 0.5F * b_min_x : 0.5F * b_max_y - 0.5F * b_min_y;
+    const separation_weights w = separation_weights_of(mode, a_half, aw, b_half, bw);
+    float wa = w.a;
+    float wb = w.b;
+    scale_weights(wa, wb);
+    const float total = wa + wb;
+    if (!c.hit || !(total > 0.0F)) {
+        return s;
+    }
+    const float share = c.depth / total;
+    const float normal = x_axis ? c.normal_x : c.normal_y;
+    s.moves_a = w.a > 0.0F;
+    s.moves_b = w.b > 0.0F;
+    s.x_axis = x_axis;
+    s.a_shift = normal * (share * wa);
+    s.b_shift = -(normal * (share * wb));
+    return s;
+}
+
+// A box's min and max on the separation's axis, both shifted by `shift`.
+inline void shift_box(float* min_x, float* min_y, float* max_x, float* max_y, std::size_t i,
+                      bool x_axis, float shift) {
+    if (x_axis) {
+        min_x[i] += shift;
+        max_x[i] += shift;
+    } else {
+        min_y[i] += shift;
+        max_y[i] += shift;
+    }
+}
+
+inline std::size_t box_separate_loop(simdcollide::box_bodies_view a, simdcollide::box_bodies_view b,
+                                     simdcollide::separation_weighting mode) {
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < a.count; ++i) {
+        const box_separation_result s = box_separation_of(
+            mode, a.min_x[i], a.min_y[i], a.max_x[i], a.max_y[i], a.inverse_mass[i], b.min_x[i],
+            b.min_y[i], b.max_x[i], b.max_y[i], b.inverse_mass[i]);
+        if (s.moves_a) {
+            shift_box(a.min_x, a.min_y, a.max_x, a.max_y, i, s.x_axis, s.a_shift);
+        }
+        if (s.moves_b) {
+            shift_box(b.min_x, b.min_y, b.max_x, b.max_y, i, s.x_axis, s.b_shift);
+        }
+        moved += s.moves_a || s.moves_b ? 1 : 0;
+    }
+    return moved;
+}
+
+// Every box out of one box that does not move: the loop above with that box repeated at
+// inverse mass 0, weighted equally, so that a box moves by exactly its depth.
+inline std::size_t box_separate_box_loop(simdcollide::box_bodies_view a, simdcollide::aabb b) {
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < a.count; ++i) {
+        const box_separation_result s = box_separation_of(
+            simdcollide::separation_weighting::equal, a.min_x[i], a.min_y[i], a.max_x[i],
+            a.max_y[i], a.inverse_mass[i], b.min_x, b.min_y, b.max_x, b.max_y, 0.0F);
+        if (s.moves_a) {
+            shift_box(a.min_x, a.min_y, a.max_x, a.max_y, i, s.x_axis, s.a_shift);
+        }
+        moved += s.moves_a ? 1 : 0;
+    }
+    return moved;
 }

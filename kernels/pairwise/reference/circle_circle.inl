@@ -40,26 +40,6 @@ inline circle_circle_contact circle_contact_of(float ax, float ay, float ar, flo
     return c;
 }
 
-struct separation_weights {
-    float a;
-    float b;
-};
-
-// behaviour.md 3: the three weighting modes; a static circle (inverse mass 0) has weight 0 in all.
-inline separation_weights separation_weights_of(simdcollide::separation_weighting mode, float ar,
-                                                float aw, float br, float bw) {
-    float wa = aw;
-    float wb = bw;
-    if (mode == simdcollide::separation_weighting::equal) {
-        wa = 1.0F;
-        wb = 1.0F;
-    } else if (mode == simdcollide::separation_weighting::by_radius) {
-        wa = br; // the larger circle moves less
-        wb = ar;
-    }
-    return {aw == 0.0F ? 0.0F : wa, bw == 0.0F ? 0.0F : wb};
-}
-
 struct separation_result {
     bool moves_a; // false keeps a's bits exactly (static, or no contact)
     bool moves_b;

@@ -5,6 +5,7 @@
 // auto-vectorisation for comparison.
 #include "pairwise/kernel_table.hpp"
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -61,6 +62,8 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::box_contact_loop,
             &reference_impl::box_overlap_box_loop,
             &reference_impl::box_contact_box_loop,
+            &reference_impl::box_separate_loop,
+            &reference_impl::box_separate_box_loop,
         },
         {
             &reference_impl::respond_circle_aabb_loop,

@@ -2,7 +2,7 @@
 // docs/behaviour.md's share depth * wa / (wa + wb) (and the impulse's division by wa + wb) in
 // floats for every valid weight, from 0 and the subnormals to the largest finite float. Included in
 // a namespace with the other reference .inl files (see circle_aabb.inl), after minmax.inl; needs
-// <bit> and <cstdint>.
+// <bit>, <cstdint> and <simdcollide/circle_circle.hpp> (separation_weighting).
 //
 // Weights whose sum lies in [2^-24, 2^24] (or is 0) are used as they are: their sum and its
 // reciprocal are ordinary floats. Others are both multiplied by one power of two, chosen from
@@ -34,4 +34,26 @@ inline void scale_weights(float& wa, float& wb) {
         wa *= scale;
         wb *= scale;
     }
+}
+
+struct separation_weights {
+    float a;
+    float b;
+};
+
+// behaviour.md: the three weighting modes of a separation, for bodies of sizes a_size and
+// b_size (a circle's radius, a box's half-extent along the contact's axis) and inverse masses
+// aw and bw; a static body (inverse mass 0) has weight 0 in all.
+inline separation_weights separation_weights_of(simdcollide::separation_weighting mode,
+                                                float a_size, float aw, float b_size, float bw) {
+    float wa = aw;
+    float wb = bw;
+    if (mode == simdcollide::separation_weighting::equal) {
+        wa = 1.0F;
+        wb = 1.0F;
+    } else if (mode == simdcollide::separation_weighting::by_radius) {
+        wa = b_size; // the larger body moves less
+        wb = a_size;
+    }
+    return {aw == 0.0F ? 0.0F : wa, bw == 0.0F ? 0.0F : wb};
 }

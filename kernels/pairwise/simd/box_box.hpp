@@ -4,6 +4,7 @@
 #pragma once
 
 #include "pairwise/simd/block_loop.hpp"
+#include "pairwise/simd/separation_weights.hpp"
 
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
@@ -25,6 +26,10 @@ struct box_box {
     template <class Block>
     [[gnu::always_inline]] static boxes load(const Block& block, const aabbs_view& b) {
         return {block.load(b.min_x), block.load(b.min_y), block.load(b.max_x), block.load(b.max_y)};
+    }
+    template <class Block>
+    [[gnu::always_inline]] static boxes load(const Block& block, const box_bodies_view& b) {
+        return load(block, aabbs_view(b));
     }
     static boxes broadcast(const aabb& b) {
         return {F(b.min_x), F(b.min_y), F(b.max_x), F(b.max_y)};
@@ -102,6 +107,72 @@ struct box_box {
     template <class Block>
     [[gnu::always_inline]] static boxes second_of(const Block& /*block*/, const boxes& b) {
         return b;
+    }
+
+    // The reference's box_separation_of: the shifts of A and B along the contact's axis.
+    struct separation_result {
+        M moves_a, moves_b, x_axis;
+        F a_shift, b_shift;
+    };
+    template <separation_weighting mode>
+    [[gnu::always_inline]] static separation_result separation_of(const boxes& a, const F& aw,
+                                                                  const boxes& b, const F& bw) {
+        const contact_result c = contact_of(a, b, F(0.0F));
+        const F zero(0.0F);
+        const F half(0.5F);
+        const M x_axis = c.normal_x != zero;
+        const F a_half =
+            pick<Arch>(x_axis, half * a.max_x - half * a.min_x, half * a.max_y - half * a.min_y);
+        const F b_half =
+            pick<Arch>(x_axis, half * b.max_x - half * b.min_x, half * b.max_y - half * b.min_y);
+        const separation_weights<Arch> w =
+            separation_weights_of<Arch, mode>(a_half, aw, b_half, bw);
+        F wa = w.a;
+        F wb = w.b;
+        scale_weights<Arch>(wa, wb);
+        const F total = wa + wb;
+        const M moved = both<Arch>(c.hit, total > zero);
+        const F share = divide<Arch>(c.depth, total);
+        const F normal = pick<Arch>(x_axis, c.normal_x, c.normal_y);
+        return {both<Arch>(moved, w.a > zero), both<Arch>(moved, w.b > zero), x_axis,
+                normal * (share * wa), negate<Arch>(normal * (share * wb))};
+    }
+
+    // A block of boxes' bounds with `shift` added on the axis where `moves`, kept elsewhere.
+    template <class Block>
+    [[gnu::always_inline]] static void store_shifted(const Block& block, const box_bodies_view& v,
+                                                     const boxes& k, const M& moves,
+                                                     const M& x_axis, const F& shift) {
+        const M on_x = both<Arch>(moves, x_axis);
+        const M on_y = both<Arch>(moves, !x_axis);
+        block.store(v.min_x, pick<Arch>(on_x, k.min_x + shift, k.min_x));
+        block.store(v.max_x, pick<Arch>(on_x, k.max_x + shift, k.max_x));
+        block.store(v.min_y, pick<Arch>(on_y, k.min_y + shift, k.min_y));
+        block.store(v.max_y, pick<Arch>(on_y, k.max_y + shift, k.max_y));
+    }
+
+    static std::size_t separate(box_bodies_view a, box_bodies_view b, separation_weighting mode) {
+        return with_weighting(mode, [=](auto weighting) {
+            return for_each_block_storing<Arch>(a.min_x, a.count, [=](const auto& block) {
+                const boxes ka = load(block, a);
+                const boxes kb = load(block, b);
+                const separation_result s = separation_of<weighting()>(
+                    ka, block.load(a.inverse_mass), kb, block.load(b.inverse_mass));
+                store_shifted(block, a, ka, s.moves_a, s.x_axis, s.a_shift);
+                store_shifted(block, b, kb, s.moves_b, s.x_axis, s.b_shift);
+                return either<Arch>(s.moves_a, s.moves_b);
+            });
+        });
+    }
+    static std::size_t separate_box(box_bodies_view a, aabb b) {
+        const boxes kb = broadcast(b);
+        return for_each_block_storing<Arch>(a.min_x, a.count, [=](const auto& block) {
+            const boxes ka = load(block, a);
+            const separation_result s = separation_of<separation_weighting::equal>(
+                ka, block.load(a.inverse_mass), kb, F(0.0F));
+            store_shifted(block, a, ka, s.moves_a, s.x_axis, s.a_shift);
+            return s.moves_a;
+        });
     }
 
     static std::size_t overlap(aabbs_view a, aabbs_view b, std::uint8_t* mask, float margin) {

@@ -5,6 +5,7 @@
 #include "pairwise/pair_corrections.hpp"
 #include "pairwise/simd/block_loop.hpp"
 #include "pairwise/simd/records.hpp"
+#include "pairwise/simd/separation_weights.hpp"
 
 #include <simdcollide/circle_circle.hpp>
 #include <simdcollide/soa.hpp>
@@ -88,7 +89,7 @@ struct circle_circle {
     };
 
     // behaviour.md 3 (reference separation_weights_of and separation_of). The mode is a template
-    // argument so that each loop has one copy per mode (with_mode) and no branch per block.
+    // argument so that each loop has one copy per mode (with_weighting) and no branch per block.
     template <separation_weighting mode>
     static separation_result separation_of(const F& ax, const F& ay, const F& ar, const F& aw,
                                            const F& bx, const F& by, const F& br, const F& bw) {
@@ -101,18 +102,10 @@ struct circle_circle {
     template <separation_weighting mode>
     static separation_result separation_from(const contact_result& c, const F& ar, const F& aw,
                                              const F& br, const F& bw) {
-        F wa = aw;
-        F wb = bw;
-        if constexpr (mode == separation_weighting::equal) {
-            wa = F(1.0F);
-            wb = F(1.0F);
-        } else if constexpr (mode == separation_weighting::by_radius) {
-            wa = br;
-            wb = ar;
-        }
+        const separation_weights<Arch> w = separation_weights_of<Arch, mode>(ar, aw, br, bw);
+        const F& wa = w.a;
+        const F& wb = w.b;
         const F zero(0.0F);
-        wa = zero_where<Arch>(aw == zero, wa);
-        wb = zero_where<Arch>(bw == zero, wb);
         F scaled_a = wa;
         F scaled_b = wb;
         scale_weights<Arch>(scaled_a, scaled_b);
@@ -129,21 +122,6 @@ struct circle_circle {
             c.normal_x * move_b,
             c.normal_y * move_b,
         };
-    }
-
-    // body(std::integral_constant<separation_weighting, mode>{}) for the run-time mode.
-    template <class Body>
-    static decltype(auto) with_mode(separation_weighting mode, Body body) {
-        using enum separation_weighting;
-        switch (mode) {
-        case equal:
-            return body(std::integral_constant<separation_weighting, equal>{});
-        case by_radius:
-            return body(std::integral_constant<separation_weighting, by_radius>{});
-        case inverse_mass:
-            break;
-        }
-        return body(std::integral_constant<separation_weighting, inverse_mass>{});
     }
 
     static void distance_squared(circles_cview a, circles_cview b, float* out) {
@@ -210,7 +188,7 @@ struct circle_circle {
     // The centres' distances one block ahead (for_each_block_pipelined), as in contact; the
     // share's division stays in late.
     static std::size_t separate(particles_view a, particles_view b, separation_weighting mode) {
-        return with_mode(mode, [=](auto weighting) {
+        return with_weighting(mode, [=](auto weighting) {
             return for_each_block_pipelined<Arch>(
                 a.x, a.count, centre_distances(a, b),
                 [=](const auto& block, const centre_distance& d) __attribute__((always_inline)) {
@@ -321,7 +299,7 @@ struct circle_circle {
                                  separation_weighting mode, const detail::pair_corrections& sums) {
         float* const bodies = sums.bodies;
         pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
-        with_mode(mode, [=](auto weighting) {
+        with_weighting(mode, [=](auto weighting) {
             for_each_pair_round(
                 pairs, pair_count, [=](const pair_block& one, const pair_block& two, std::size_t) {
                     const block_corrections one_moves = corrections_of<weighting()>(one, bodies);

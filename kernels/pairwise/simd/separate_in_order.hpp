@@ -31,7 +31,7 @@ struct in_order {
         using CC = circle_circle<Arch>;
         float* const bodies = scratch;
         CC::pack(c.x, c.y, c.radius, c.inverse_mass, c.count, bodies);
-        CC::with_mode(mode, [&](auto weighting) {
+        with_weighting(mode, [&](auto weighting) {
             for (int round = 0; round < rounds; ++round) {
                 for_each_pair_block(
                     pairs, ends, groups, bodies,

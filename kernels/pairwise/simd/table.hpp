@@ -49,6 +49,8 @@ const kernel_table& simd_table() noexcept {
             &simd::box_box<Arch>::contact,
             &simd::box_box<Arch>::overlap_box,
             &simd::box_box<Arch>::contact_box,
+            &simd::box_box<Arch>::separate,
+            &simd::box_box<Arch>::separate_box,
         },
         {
             &simd::response<Arch>::circle_aabb,

@@ -1,14 +1,18 @@
 // The soft step's prepare stage for the contacts with boxes (prepare.hpp).
 #include "world/solver/prepare.hpp"
 
+#include <simdcollide/circle_circle.hpp>
+
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
 namespace simdcollide::detail {
 namespace prepare_impl {
-// minmax.inl first: box_box.inl uses it.
+// minmax.inl and weights.inl first: box_box.inl uses them.
 #include "pairwise/reference/minmax.inl"
+#include "pairwise/reference/weights.inl"
 
 #include "pairwise/reference/box_box.inl"
 } // namespace prepare_impl
