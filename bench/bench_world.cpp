@@ -6,6 +6,7 @@
 //   world/look_for_fast/dispatch/<n>       the sweep stage's look for fast circles alone
 //   world/burst/dispatch/<n>/sweep:<on|off> the pile with every tenth circle shot fast
 //   world/boxes/dispatch/<n>/<static|kinematic> the pile with boxes among its circles
+//   world/crates/dispatch/<n>/<static|dynamic> the pile with n/10 crates settled on it
 // <impl> is reference (set_isa(isa::reference)) or dispatch. Items are circles. world/step
 // also reports the scene's mean squared speed before its first step (start_mean_v2,
 // below 0.01 for a settled pile), the share of timed steps that listed everything or some
@@ -24,6 +25,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
@@ -244,6 +247,72 @@ void with_boxes(benchmark::State& state, std::size_t n, bool moving) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * world.size()));
 }
 
+// The settled pile of n circles with n/10 crates 0.6 on a side (inverse mass 1, as the
+// circles') dropped onto it in rows of 100 and settled for 10 s: the crates rest on the
+// circles and on each other. Made on first use and kept.
+particle_world& crate_pile(std::size_t n) {
+    static std::map<std::size_t, std::unique_ptr<particle_world>> piles;
+    std::unique_ptr<particle_world>& world = piles[n];
+    if (!world) {
+        world = std::make_unique<particle_world>(rebuilt(settled(n), settled(n).options()));
+        const particles_view p = world->particles();
+        float top = 0.0F;
+        for (std::size_t i = 0; i < p.count; ++i) {
+            top = std::max(top, p.y[i] + p.radius[i]);
+        }
+        constexpr std::size_t per_row = 100;
+        const float pitch = (scene_width(n) - 1.0F) / static_cast<float>(per_row);
+        for (std::size_t k = 0; k < n / 10; ++k) {
+            const float x = 0.5F + pitch * (static_cast<float>(k % per_row) + 0.5F);
+            const float y = top + 1.0F + 0.8F * static_cast<float>(k / per_row);
+            world->add_dynamic_box(aabb::from_min_max(x - 0.3F, y - 0.3F, x + 0.3F, y + 0.3F),
+                                   1.0F);
+        }
+        for (int k = 0; k < 600; ++k) {
+            world->step(scene_dt);
+        }
+    }
+    return *world;
+}
+
+// The crate pile as it settled, its crates dynamic (`dynamic`) or, in a world of the same
+// circles, static boxes where they came to rest (set_boxes, beside the container's). Each
+// world steps sort_every times untimed, then as `step` times it.
+void with_crates(benchmark::State& state, std::size_t n, bool dynamic) {
+    particle_world& pile = crate_pile(n);
+    particle_world world = pile;
+    if (!dynamic) {
+        world = rebuilt(pile, pile.options());
+        aabb_set boxes;
+        const aabbs_view container = pile.boxes().boxes();
+        for (std::size_t k = 0; k < container.count; ++k) {
+            boxes.push_back(aabb::from_min_max(container.min_x[k], container.min_y[k],
+                                               container.max_x[k], container.max_y[k]));
+        }
+        for (std::size_t k = 0; k < pile.dynamic_box_count(); ++k) {
+            boxes.push_back(pile.dynamic_box_at(k).box);
+        }
+        world.set_boxes(boxes.view());
+    }
+    for (std::size_t k = 0; k < particle_world::sort_every; ++k) {
+        world.step(scene_dt);
+    }
+    const double elapsed = timed_steps(state, world);
+    double crate_v2 = 0.0;
+    for (std::size_t k = 0; k < world.dynamic_box_count(); ++k) {
+        const particle_world::dynamic_box b = world.dynamic_box_at(k);
+        crate_v2 += static_cast<double>(b.vx) * b.vx + static_cast<double>(b.vy) * b.vy;
+    }
+    state.counters["crates"] = static_cast<double>(n / 10);
+    state.counters["end_mean_v2"] = mean_speed2(world);
+    state.counters["crate_mean_v2"] =
+        world.dynamic_box_count() == 0 ? 0.0
+                                       : crate_v2 / static_cast<double>(world.dynamic_box_count());
+    state.counters["ns_per_circle"] =
+        elapsed / static_cast<double>(state.iterations()) / static_cast<double>(n);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
 bool register_all() {
     const auto name = benchmark_name;
     // The step alone at more sizes: tools/run-main.sh plots its time per circle against n.
@@ -286,6 +355,12 @@ bool register_all() {
             benchmark::RegisterBenchmark(
                 name({"world/boxes/dispatch", size, moving ? "/kinematic" : "/static"}).c_str(),
                 with_boxes, n, moving)
+                ->Unit(benchmark::kMillisecond);
+        }
+        for (const bool dynamic : {false, true}) {
+            benchmark::RegisterBenchmark(
+                name({"world/crates/dispatch", size, dynamic ? "/dynamic" : "/static"}).c_str(),
+                with_crates, n, dynamic)
                 ->Unit(benchmark::kMillisecond);
         }
     }
