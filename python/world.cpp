@@ -184,8 +184,8 @@ boxes_arrays boxes_from(const py::handle& min_x, const py::handle& min_y, const 
 void bind_world(py::module_& m) {
     const py::object none = py::none();
     auto world =
-        py::class_<world_handle>(m, "World", R"(A particle world: circles that move and static
-boxes, stepped in time. World(**options) takes world_options' fields as keyword arguments
+        py::class_<world_handle>(m, "World", R"(A particle world: circles that move, static boxes,
+kinematic boxes the host moves and dynamic boxes that fall and stack, stepped in time. World(**options) takes world_options' fields as keyword arguments
 (gravity_x, gravity_y, substeps, restitution, friction, contact_hertz,
 contact_damping_ratio, max_push_speed, restitution_threshold, relax_iterations, sweep_from,
 pair_margin, workers); out-of-range values
@@ -314,6 +314,57 @@ number for all); returns the index of the first. A bad batch adds nothing.)")
                     return py::make_tuple(k.box, k.vx, k.vy);
                 },
                 py::arg("index"), "A kinematic box now, as (AABB, vx, vy).")
+            .def(
+                "add_dynamic_box",
+                [](world_handle& w, const aabb& box, float inverse_mass, float vx, float vy) {
+                    w.check_idle("add_dynamic_box");
+                    return w.world.add_dynamic_box(box, inverse_mass, vx, vy);
+                },
+                py::arg("box"), py::arg("inverse_mass") = 1.0F, py::arg("vx") = 0.0F,
+                py::arg("vy") = 0.0F,
+                "Adds a box that moves with gravity and contacts (inverse_mass 0: it never "
+                "moves), with velocity (vx, vy); returns its index among the dynamic boxes.")
+            .def(
+                "remove_dynamic_box",
+                [](world_handle& w, std::size_t index) {
+                    w.check_idle("remove_dynamic_box");
+                    w.world.remove_dynamic_box(index);
+                },
+                py::arg("index"), "Removes a dynamic box; those after it move down one index.")
+            .def_property_readonly("dynamic_box_count",
+                                   [](const world_handle& w) {
+                                       w.check_idle("dynamic_box_count");
+                                       return w.world.dynamic_box_count();
+                                   })
+            .def(
+                "dynamic_box",
+                [](const world_handle& w, std::size_t index) {
+                    w.check_idle("dynamic_box");
+                    const particle_world::dynamic_box d = w.world.dynamic_box_at(index);
+                    return py::make_tuple(d.box, d.inverse_mass, d.vx, d.vy);
+                },
+                py::arg("index"), "A dynamic box now, as (AABB, inverse_mass, vx, vy).")
+            .def(
+                "dynamic_boxes",
+                [](py::object self) {
+                    world_handle& w = self.cast<world_handle&>();
+                    w.check_idle("dynamic_boxes");
+                    const dynamic_boxes_view d = w.world.dynamic_boxes();
+                    const auto over = [&](const float* data, access how) {
+                        return floats_over(const_cast<float*>(data), d.count, self, how);
+                    };
+                    return py::module_::import("types").attr("SimpleNamespace")(
+                        py::arg("x") = over(d.x, access::write),
+                        py::arg("y") = over(d.y, access::write),
+                        py::arg("vx") = over(d.vx, access::write),
+                        py::arg("vy") = over(d.vy, access::write),
+                        py::arg("half_width") = over(d.half_width, access::read),
+                        py::arg("half_height") = over(d.half_height, access::read),
+                        py::arg("inverse_mass") = over(d.inverse_mass, access::read));
+                },
+                R"(The dynamic boxes' arrays over the world's memory, valid until a dynamic box is
+added or removed: centres x, y and velocities vx, vy (writable, between steps), half_width,
+half_height and inverse_mass (read-only).)")
             .def("step", &world_handle::step, py::arg("dt"),
                  "Advances by dt, with the GIL released.")
             .def("__len__", [](const world_handle& w) { return w.world.size(); })

@@ -37,19 +37,22 @@ def python_world(circles, boxes, steps, dt, **options):
     return w
 
 
-def cpp_world(tmp_path, circles, boxes, steps, dt, isa, **options):
+def cpp_world(tmp_path, circles, boxes, steps, dt, isa, crates=None, **options):
+    """The circles' x, y, vx, vy, and the crates' (dynamic boxes given as min_x, min_y,
+    max_x, max_y, inverse_mass, vx, vy) centres and velocities, after the same steps in C++."""
     assert TWIN, "SIMDCOLLIDE_WORLD_TWIN must name simdcollide_world_twin (CTest sets it)"
     src, dst = tmp_path / "in.bin", tmp_path / "out.bin"
-    n, b = len(circles[0]), len(boxes[0])
+    crates = crates or tuple(np.zeros(0, np.float32) for _ in range(7))
+    n, b, d = len(circles[0]), len(boxes[0]), len(crates[0])
     with open(src, "wb") as f:
-        f.write(np.array([n, b], dtype=np.uint64).tobytes())
-        for a in (*circles, *boxes):
+        f.write(np.array([n, b, d], dtype=np.uint64).tobytes())
+        for a in (*circles, *boxes, *crates):
             f.write(a.tobytes())
     args = [TWIN, str(src), str(dst), str(steps), repr(dt)]
     args += [f"{k}={v}" for k, v in options.items()]
     subprocess.run(args, check=True, env={**os.environ, "SIMDCOLLIDE_ISA": isa})
     out = np.fromfile(dst, dtype=np.float32)
-    return out.reshape(4, n)
+    return out[:4 * n].reshape(4, n), out[4 * n:].reshape(4, d)
 
 
 @pytest.mark.parametrize("options", [
@@ -62,8 +65,8 @@ def test_a_world_stepped_from_python_has_the_bits_of_cpp(isa, tmp_path, options)
     circles, boxes = scene(2500)
     dt = 1.0 / 60.0
     w = python_world(circles, boxes, 40, dt, **options)
-    expected = cpp_world(tmp_path, circles, boxes, 40, np.float32(dt), isa,
-                         **{k: v for k, v in options.items() if k != "workers"})
+    expected, _ = cpp_world(tmp_path, circles, boxes, 40, np.float32(dt), isa,
+                            **{k: v for k, v in options.items() if k != "workers"})
     for field, e in zip((w.x, w.y, w.vx, w.vy), expected):
         assert same_bits(field, e)
     assert not same_bits(w.y, circles[1])  # it moved
@@ -150,6 +153,77 @@ def test_a_kinematic_paddle_pushes_a_circle_and_bad_boxes_are_refused():
         w.remove_kinematic_box(1)
     w.remove_kinematic_box(0)
     assert w.kinematic_box_count == 0
+
+
+def crate_stack(count=6):
+    """Crates 1 wide and 0.5 high stacked a little apart above the floor of scene(), some
+    heavier, one moving: min_x, min_y, max_x, max_y, inverse_mass, vx, vy."""
+    k = np.arange(count, dtype=np.float32)
+    x = f32(-0.5 + 0.1 * k)
+    y = f32(20.0 + 0.6 * k)
+    inverse_mass = f32(np.where(k % 2 == 0, 1.0, 0.25))
+    vx = f32(np.where(k == 3, 2.0, 0.0))
+    return (x, y, f32(x + 1.0), f32(y + 0.5), inverse_mass, vx, f32(np.zeros(count)))
+
+
+def test_crates_stepped_from_python_have_the_bits_of_cpp(isa, tmp_path):
+    circles, boxes = scene(400)
+    crates = crate_stack()
+    dt = 1.0 / 60.0
+    w = sc.World(workers=2)
+    w.add_circles(*circles)
+    w.set_boxes(*boxes)
+    for c in zip(*crates):
+        w.add_dynamic_box(sc.AABB(*c[:4]), *c[4:])
+    for _ in range(60):
+        w.step(dt)
+    expected, expected_crates = cpp_world(tmp_path, circles, boxes, 60, np.float32(dt), isa,
+                                          crates)
+    for field, e in zip((w.x, w.y, w.vx, w.vy), expected):
+        assert same_bits(field, e)
+    d = w.dynamic_boxes()
+    for field, e in zip((d.x, d.y, d.vx, d.vy), expected_crates):
+        assert same_bits(field, e)
+    assert np.all(d.y < f32(crates[1] + 0.25))  # they fell
+
+
+def test_a_crate_falls_onto_a_floor_and_its_arrays_are_the_worlds():
+    w = sc.World()
+    w.set_boxes(f32([-5.0]), f32([-1.0]), f32([5.0]), f32([0.0]))
+    assert w.dynamic_boxes().x.shape == (0,)
+    assert w.add_dynamic_box(sc.AABB(-0.5, 2.0, 0.5, 2.5), inverse_mass=0.5) == 0
+    assert w.dynamic_box_count == 1
+    for _ in range(120):
+        w.step(1 / 60)
+    box, inverse_mass, vx, vy = w.dynamic_box(0)
+    assert inverse_mass == 0.5
+    assert box.min_y == pytest.approx(0.0, abs=0.01)  # resting on the floor
+    assert abs(vy) < 0.05 and abs(box.min_x + 0.5) < 1e-4
+    d = w.dynamic_boxes()
+    assert d.half_width[0] == 0.5 and d.half_height[0] == 0.25
+    assert d.x[0] == np.float32(box.min_x / 2 + box.max_x / 2)
+    with pytest.raises(ValueError):
+        d.half_width[0] = 1.0  # read-only
+    d.x[0] = 3.0  # moved in place, between steps
+    assert w.dynamic_box(0)[0].min_x == np.float32(2.5)
+    w.remove_dynamic_box(0)
+    assert w.dynamic_box_count == 0
+
+
+def test_bad_dynamic_boxes_are_refused_and_change_nothing():
+    w = sc.World()
+    w.add_dynamic_box(sc.AABB(0.0, 0.0, 1.0, 1.0))
+    with pytest.raises(ValueError, match="dynamic box 1"):
+        w.add_dynamic_box(sc.AABB(1.0, 0.0, 0.0, 1.0))
+    with pytest.raises(ValueError, match="inverse"):
+        w.add_dynamic_box(sc.AABB(0.0, 0.0, 1.0, 1.0), inverse_mass=-1.0)
+    with pytest.raises(ValueError):
+        w.add_dynamic_box(sc.AABB(0.0, 0.0, 1.0, 1.0), vx=np.inf)
+    with pytest.raises(IndexError):
+        w.remove_dynamic_box(1)
+    with pytest.raises(IndexError):
+        w.dynamic_box(1)
+    assert w.dynamic_box_count == 1
 
 
 def test_step_releases_the_gil():

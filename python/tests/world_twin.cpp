@@ -3,11 +3,13 @@
 //
 //   simdcollide_world_twin IN OUT STEPS DT [option=value ...]
 //
-// IN: the circle count n and box count b (uint64 each), then float32 arrays x, y, radius,
-// inverse_mass, vx, vy (n each) and min_x, min_y, max_x, max_y (b each). Options: substeps,
-// separation_iterations, velocity_iterations, workers, circles_per_block (integers) and
-// gravity_y, restitution, friction, shock_propagation (numbers). OUT: x, y, vx, vy after
-// STEPS steps of DT, float32, n each.
+// IN: the circle count n, static box count b and dynamic box count d (uint64 each), then
+// float32 arrays x, y, radius, inverse_mass, vx, vy (n each), min_x, min_y, max_x, max_y
+// (b each) and the dynamic boxes' min_x, min_y, max_x, max_y, inverse_mass, vx, vy (d each).
+// Options: substeps, relax_iterations, workers (integers) and gravity_y, restitution,
+// friction, contact_hertz, contact_damping_ratio (numbers). OUT: the circles' x, y, vx, vy
+// (n each), then the dynamic boxes' centres x, y and velocities vx, vy (d each), float32,
+// after STEPS steps of DT.
 #include <simdcollide/world.hpp>
 
 #include <cstdint>
@@ -68,18 +70,27 @@ int main(int argc, char** argv) {
         std::ifstream in(argv[1], std::ios::binary);
         std::uint64_t n = 0;
         std::uint64_t b = 0;
+        std::uint64_t d = 0;
         in.read(reinterpret_cast<char*>(&n), sizeof n);
         in.read(reinterpret_cast<char*>(&b), sizeof b);
+        in.read(reinterpret_cast<char*>(&d), sizeof d);
         const auto x = read_floats(in, n), y = read_floats(in, n), r = read_floats(in, n);
         const auto im = read_floats(in, n), vx = read_floats(in, n), vy = read_floats(in, n);
         const auto x0 = read_floats(in, b), y0 = read_floats(in, b);
         const auto x1 = read_floats(in, b), y1 = read_floats(in, b);
+        const auto dx0 = read_floats(in, d), dy0 = read_floats(in, d);
+        const auto dx1 = read_floats(in, d), dy1 = read_floats(in, d);
+        const auto dim = read_floats(in, d), dvx = read_floats(in, d), dvy = read_floats(in, d);
         if (!in) {
             throw std::runtime_error(std::string("cannot read ") + argv[1]);
         }
         simdcollide::particle_world world(options);
         world.add_circles({x.data(), y.data(), r.data(), n}, im, vx, vy);
         world.set_boxes({x0.data(), y0.data(), x1.data(), y1.data(), b});
+        for (std::uint64_t k = 0; k < d; ++k) {
+            world.add_dynamic_box(simdcollide::aabb::from_min_max(dx0[k], dy0[k], dx1[k], dy1[k]),
+                                  dim[k], dvx[k], dvy[k]);
+        }
         const long steps = std::stol(argv[3]);
         const float dt = std::stof(argv[4]);
         for (long s = 0; s < steps; ++s) {
@@ -90,6 +101,11 @@ int main(int argc, char** argv) {
         for (const float* field : {p.x, p.y, p.vx, p.vy}) {
             out.write(reinterpret_cast<const char*>(field),
                       static_cast<std::streamsize>(n * sizeof(float)));
+        }
+        const simdcollide::dynamic_boxes_view boxes = world.dynamic_boxes();
+        for (const float* field : {boxes.x, boxes.y, boxes.vx, boxes.vy}) {
+            out.write(reinterpret_cast<const char*>(field),
+                      static_cast<std::streamsize>(d * sizeof(float)));
         }
         return out ? 0 : 1;
     } catch (const std::exception& e) {
