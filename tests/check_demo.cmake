@@ -1,6 +1,6 @@
 # cmake -DDEMO=simdcollide-demo -DOUT=folder -P check_demo.cmake
-# The demo writes its frames as PNG files, and refuses an unknown scene and an unwritable
-# folder with a message and a non-zero exit.
+# The demo writes its frames as PNG files, for the crates scene too, and refuses an unknown
+# scene and an unwritable folder with a message and a non-zero exit.
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${DEMO} --scene hourglass --circles 50 --frames 2 --every 3
     --width 64 --height 48 --out ${OUT}
@@ -17,6 +17,15 @@ foreach(frame frame_0000.png frame_0001.png)
         message(FATAL_ERROR "${frame} is not a PNG (starts ${signature})")
     endif()
 endforeach()
+
+# The crates scene: circles and dynamic boxes, counted in the demo's summary.
+execute_process(COMMAND ${DEMO} --scene crates --circles 40 --frames 2 --every 3
+    --width 64 --height 48 --out ${OUT}/crates
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "2 frames of crates \\(40 circles, 36 crates\\)"
+   OR NOT EXISTS ${OUT}/crates/frame_0001.png)
+    message(FATAL_ERROR "the crates scene failed (${rc}): ${out}${err}")
+endif()
 
 execute_process(COMMAND ${DEMO} --scene volcano --out ${OUT}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -7,6 +7,8 @@
 #include <simdcollide/containers.hpp>
 #include <simdcollide/world.hpp>
 
+#include <utility>
+
 namespace simdcollide::testing {
 namespace {
 
@@ -76,6 +78,25 @@ TEST(render, a_wider_window_is_centred_with_its_aspect_kept) {
     EXPECT_EQ(picture.at(126, 50), demo::background);
     EXPECT_EQ(picture.at(100, 27), circle);
     EXPECT_EQ(picture.at(100, 24), demo::background);
+}
+
+TEST(render, kinematic_boxes_as_boxes_and_crates_with_a_rim) {
+    particle_world world;
+    world.add_kinematic_box(aabb::from_min_max(1.0F, 1.0F, 2.0F, 2.0F));     // x 10-19, rows 80-89
+    world.add_dynamic_box(aabb::from_min_max(5.0F, 5.0F, 7.0F, 6.0F), 1.0F); // x 50-69, rows 40-49
+    demo::image picture(100, 100);
+    demo::draw(world, {0.0F, 0.0F, 10.0F, 10.0F}, 10.0F, picture);
+    EXPECT_EQ(picture.at(10, 80), demo::box_colour);
+    EXPECT_EQ(picture.at(15, 85), demo::box_colour);
+    EXPECT_EQ(picture.at(20, 85), demo::background);
+    EXPECT_EQ(picture.at(60, 45), demo::crate_colour);
+    EXPECT_EQ(picture.at(51, 41), demo::crate_colour);
+    for (const auto& [x, y] : {std::pair{50, 45}, std::pair{69, 45}, std::pair{60, 40},
+                               std::pair{60, 49}, std::pair{50, 40}}) {
+        EXPECT_EQ(picture.at(x, y), demo::crate_rim_colour) << x << ", " << y;
+    }
+    EXPECT_EQ(picture.at(70, 45), demo::background);
+    EXPECT_EQ(picture.at(60, 39), demo::background);
 }
 
 TEST(render, speed_colours_run_from_blue_to_red_and_clamp) {

@@ -89,6 +89,37 @@ demo_scene hourglass(std::size_t n) {
     return s;
 }
 
+// Crates and circles: three towers of crates on the floor, more crates falling among them,
+// and circles poured over it all from above.
+demo_scene crates(std::size_t n) {
+    demo_scene s;
+    s.world = std::make_unique<particle_world>();
+    constexpr float width = 30.0F;
+    aabb_set boxes;
+    scenes::add_container(width, 40.0F, boxes);
+    s.world->set_boxes(boxes.view());
+    for (const float x : {6.0F, 15.0F, 24.0F}) {
+        for (int k = 0; k < 8; ++k) {
+            const float y = 0.95F * static_cast<float>(k);
+            s.world->add_dynamic_box(aabb::from_min_max(x - 0.6F, y, x + 0.6F, y + 0.9F), 0.5F);
+        }
+    }
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    for (int k = 0; k < 12; ++k) {
+        const float x = 2.0F + 2.2F * static_cast<float>(k) + 0.4F * unit(s.rng);
+        const float y = 12.0F + 1.5F * static_cast<float>(k % 3);
+        s.world->add_dynamic_box(aabb::from_min_max(x - 0.5F, y, x + 0.5F, y + 0.8F), 0.5F);
+    }
+    const std::size_t per_row = 34;
+    for (std::size_t i = 0; i < n; ++i) {
+        s.world->add_circle({0.6F + 0.86F * static_cast<float>(i % per_row) + 0.05F * unit(s.rng),
+                             17.0F + 0.86F * static_cast<float>(i / per_row),
+                             0.25F + 0.1F * unit(s.rng)},
+                            1.0F);
+    }
+    return s;
+}
+
 demo::window window_of(particle_world& world) {
     const aabbs_view b = world.boxes().boxes();
     demo::window v{b.min_x[0], b.min_y[0], b.max_x[0], b.max_y[0]};
@@ -128,7 +159,7 @@ struct arguments {
 const char* const usage =
     "simdcollide-demo: steps a scene and draws it as PNG frames (and an animation where\n"
     "ImageMagick or ffmpeg is installed)\n"
-    "usage: simdcollide-demo [--scene pile|fountain|hourglass] [--out DIR] [--frames N]\n"
+    "usage: simdcollide-demo [--scene pile|fountain|hourglass|crates] [--out DIR] [--frames N]\n"
     "                        [--every STEPS] [--width PIXELS] [--height PIXELS] [--circles N]\n"
     "Frame k shows the scene after k * STEPS steps of 1/60 s; DIR is made if missing.\n";
 
@@ -191,8 +222,11 @@ demo_scene make_scene(const arguments& a) {
     if (a.scene == "hourglass") {
         return hourglass(a.circles != 0 ? a.circles : 900);
     }
+    if (a.scene == "crates") {
+        return crates(a.circles != 0 ? a.circles : 600);
+    }
     throw std::invalid_argument("unknown scene \"" + a.scene +
-                                "\" (the scenes: pile, fountain, hourglass)");
+                                "\" (the scenes: pile, fountain, hourglass, crates)");
 }
 
 // The frames joined into an animation by ImageMagick (a GIF) or else ffmpeg (an MP4),
@@ -238,8 +272,11 @@ int run(const arguments& a) {
         std::snprintf(name, sizeof name, "frame_%04zu.png", frame);
         demo::write_png(picture, (std::filesystem::path(a.out) / name).string());
     }
-    std::printf("%zu frames of %s (%zu circles) in %s/\n", a.frames, a.scene.c_str(),
-                s.world->size(), a.out.c_str());
+    const std::size_t crate_count = s.world->dynamic_box_count();
+    std::printf("%zu frames of %s (%zu circles%s) in %s/\n", a.frames, a.scene.c_str(),
+                s.world->size(),
+                crate_count == 0 ? "" : (", " + std::to_string(crate_count) + " crates").c_str(),
+                a.out.c_str());
     if (a.frames > 1) {
         animate(a);
     }

@@ -62,15 +62,27 @@ void draw(particle_world& world, const window& view, float fast, image& out) {
         out.pixels[k + 2] = background.b;
     }
     const mapping m(view, out.width, out.height);
-    const aabbs_view boxes = world.boxes().boxes();
-    for (std::size_t i = 0; i < boxes.count; ++i) {
-        const auto [x_from, x_to] = m.columns(boxes.min_x[i], boxes.max_x[i]);
-        const auto [y_from, y_to] = m.rows(boxes.min_y[i], boxes.max_y[i]);
+    // rim: the colour of the pixels on the box's outer ring, or the fill's for none.
+    const auto fill = [&](const aabb& b, rgb colour, rgb rim) {
+        const auto [x_from, x_to] = m.columns(b.min_x, b.max_x);
+        const auto [y_from, y_to] = m.rows(b.min_y, b.max_y);
         for (std::size_t py = y_from; py < y_to; ++py) {
             for (std::size_t px = x_from; px < x_to; ++px) {
-                out.set(px, py, box_colour);
+                const bool edge = px == x_from || px + 1 == x_to || py == y_from || py + 1 == y_to;
+                out.set(px, py, edge ? rim : colour);
             }
         }
+    };
+    const aabbs_view boxes = world.boxes().boxes();
+    for (std::size_t i = 0; i < boxes.count; ++i) {
+        fill(aabb::from_min_max(boxes.min_x[i], boxes.min_y[i], boxes.max_x[i], boxes.max_y[i]),
+             box_colour, box_colour);
+    }
+    for (std::size_t i = 0; i < world.kinematic_box_count(); ++i) {
+        fill(world.kinematic_box_at(i).box, box_colour, box_colour);
+    }
+    for (std::size_t i = 0; i < world.dynamic_box_count(); ++i) {
+        fill(world.dynamic_box_at(i).box, crate_colour, crate_rim_colour);
     }
     const particles_view p = world.particles();
     for (std::size_t i = 0; i < p.count; ++i) {

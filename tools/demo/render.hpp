@@ -17,6 +17,10 @@ struct rgb {
 
 inline constexpr rgb background{246, 244, 238};
 inline constexpr rgb box_colour{72, 76, 84};
+/// A dynamic box (a crate): filled, with a darker rim one pixel wide so that stacked crates
+/// stay apart in the picture.
+inline constexpr rgb crate_colour{184, 132, 74};
+inline constexpr rgb crate_rim_colour{112, 74, 36};
 
 /// An image of width x height pixels, row 0 at the top, 3 bytes a pixel.
 struct image {
@@ -46,9 +50,10 @@ struct window {
 /// A circle's colour for its speed: blue at rest through green to red at `fast` and above.
 rgb speed_colour(float speed, float fast);
 
-/// Draws the background, then every box, then every circle (coloured by speed against
-/// `fast`, length / time) of `world` into `out`. A pixel is a box's or a circle's where its
-/// centre lies inside the shape; what lies outside the window is not drawn.
+/// Draws the background, then every static and kinematic box, then every dynamic box, then
+/// every circle (coloured by speed against `fast`, length / time) of `world` into `out`. A
+/// pixel is a shape's where its centre lies inside the shape; what lies outside the window
+/// is not drawn.
 void draw(particle_world& world, const window& view, float fast, image& out);
 
 } // namespace simdcollide::demo
