@@ -31,14 +31,14 @@
 // box of zero size inside another leaves through the face a circle of radius 0 at that point
 // would (circle_aabb.hpp).
 //
-// Separation (the contract's rule 6) moves a pair in contact (margin 0) apart along the
-// contact's axis by its depth in all: A by +n * depth * wa / (wa + wb), B by -n * depth * wb
-// / (wa + wb), a box moving by shifting its min and max on that axis alike. The weights are
-// those of circle pairs (separation_weighting, circle_circle.hpp), with a box's size its
-// half-extent along the axis, (max - min) / 2 computed as 0.5 max - 0.5 min: inverse mass
-// (the default), equal, or by size (wa = B's half-extent, wb = A's: the larger box moves
-// less). A static box (inverse mass 0) has weight 0 in every mode; extreme weights are scaled
-// as circle_circle.hpp says.
+// Separation (docs/behaviour.md, "Box against box" 6) moves a pair in contact (margin 0)
+// apart along the contact's axis by its depth in all: A by +n * depth * wa / (wa + wb), B by
+// -n * depth * wb / (wa + wb), a box moving by shifting its min and max on that axis alike.
+// The weights are those of circle pairs (separation_weighting, circle_circle.hpp), with a
+// box's size its half-extent along the axis, (max - min) / 2 computed as 0.5 max - 0.5 min:
+// inverse mass (the default), equal, or by size (wa = B's half-extent, wb = A's: the larger
+// box moves less). A static box (inverse mass 0) has weight 0 in every mode; extreme weights
+// are scaled as circle_circle.hpp says.
 #pragma once
 
 #include <simdcollide/circle_circle.hpp>
