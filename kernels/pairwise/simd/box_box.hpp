@@ -27,9 +27,11 @@ struct box_box {
     [[gnu::always_inline]] static boxes load(const Block& block, const aabbs_view& b) {
         return {block.load(b.min_x), block.load(b.min_y), block.load(b.max_x), block.load(b.max_y)};
     }
+    // Field by field, not through the view's conversion to aabbs_view: an inline function
+    // outside the ISA's namespace, which an unoptimised build emits in every ISA's object.
     template <class Block>
     [[gnu::always_inline]] static boxes load(const Block& block, const box_bodies_view& b) {
-        return load(block, aabbs_view(b));
+        return {block.load(b.min_x), block.load(b.min_y), block.load(b.max_x), block.load(b.max_y)};
     }
     static boxes broadcast(const aabb& b) {
         return {F(b.min_x), F(b.min_y), F(b.max_x), F(b.max_y)};
@@ -144,7 +146,9 @@ struct box_box {
                                                      const boxes& k, const M& moves,
                                                      const M& x_axis, const F& shift) {
         const M on_x = both<Arch>(moves, x_axis);
-        const M on_y = both<Arch>(moves, !x_axis);
+        // moves and not x_axis, without xsimd's !, a compare that AVX2 forwards to SSE code
+        // which an unoptimised build then shares with the SSE2 object
+        const M on_y = pick<Arch>(x_axis, M(false), moves);
         block.store(v.min_x, pick<Arch>(on_x, k.min_x + shift, k.min_x));
         block.store(v.max_x, pick<Arch>(on_x, k.max_x + shift, k.max_x));
         block.store(v.min_y, pick<Arch>(on_y, k.min_y + shift, k.min_y));
