@@ -6,7 +6,8 @@
 //   world/look_for_fast/dispatch/<n>       the sweep stage's look for fast circles alone
 //   world/burst/dispatch/<n>/sweep:<on|off> the pile with every tenth circle shot fast
 //   world/boxes/dispatch/<n>/<static|kinematic> the pile with boxes among its circles
-//   world/crates/dispatch/<n>/<static|dynamic> the pile with n/10 crates settled on it
+//   world/crates/dispatch/<n>/<static|dynamic>[/workers:2] the pile with n/10 crates settled
+//                                          on it
 // <impl> is reference (set_isa(isa::reference)) or dispatch. Items are circles. world/step
 // also reports the scene's mean squared speed before its first step (start_mean_v2,
 // below 0.01 for a settled pile), the share of timed steps that listed everything or some
@@ -31,6 +32,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 namespace simdcollide::bench {
 namespace {
@@ -249,12 +251,15 @@ void with_boxes(benchmark::State& state, std::size_t n, bool moving) {
 
 // The settled pile of n circles with n/10 crates 0.6 on a side (inverse mass 1, as the
 // circles') dropped onto it in rows of 100 and settled for 10 s: the crates rest on the
-// circles and on each other. Made on first use and kept.
-particle_world& crate_pile(std::size_t n) {
-    static std::map<std::size_t, std::unique_ptr<particle_world>> piles;
-    std::unique_ptr<particle_world>& world = piles[n];
+// circles and on each other. A world on `workers` workers (which steps to the bits of one),
+// made on first use and kept.
+particle_world& crate_pile(std::size_t n, int workers) {
+    static std::map<std::pair<std::size_t, int>, std::unique_ptr<particle_world>> piles;
+    std::unique_ptr<particle_world>& world = piles[{n, workers}];
     if (!world) {
-        world = std::make_unique<particle_world>(rebuilt(settled(n), settled(n).options()));
+        world_options options = settled(n).options();
+        options.workers = workers;
+        world = std::make_unique<particle_world>(rebuilt(settled(n), options));
         const particles_view p = world->particles();
         float top = 0.0F;
         for (std::size_t i = 0; i < p.count; ++i) {
@@ -275,11 +280,11 @@ particle_world& crate_pile(std::size_t n) {
     return *world;
 }
 
-// The crate pile as it settled, its crates dynamic (`dynamic`) or, in a world of the same
-// circles, static boxes where they came to rest (set_boxes, beside the container's). Each
-// world steps sort_every times untimed, then as `step` times it.
-void with_crates(benchmark::State& state, std::size_t n, bool dynamic) {
-    particle_world& pile = crate_pile(n);
+// The crate pile as it settled on `workers` workers, its crates dynamic (`dynamic`) or, in a
+// world of the same circles, static boxes where they came to rest (set_boxes, beside the
+// container's). Each world steps sort_every times untimed, then as `step` times it.
+void with_crates(benchmark::State& state, std::size_t n, bool dynamic, int workers) {
+    particle_world& pile = crate_pile(n, workers);
     particle_world world = pile;
     if (!dynamic) {
         world = rebuilt(pile, pile.options());
@@ -297,7 +302,13 @@ void with_crates(benchmark::State& state, std::size_t n, bool dynamic) {
     for (std::size_t k = 0; k < particle_world::sort_every; ++k) {
         world.step(scene_dt);
     }
+    state.counters["workers"] = workers;
+    const std::size_t made_before = detail::state_of(world).dynamic_contacts_made();
     const double elapsed = timed_steps(state, world);
+    // The share of timed steps that made the crates' contacts afresh.
+    state.counters["crate_contacts_made"] =
+        static_cast<double>(detail::state_of(world).dynamic_contacts_made() - made_before) /
+        static_cast<double>(state.iterations());
     double crate_v2 = 0.0;
     for (std::size_t k = 0; k < world.dynamic_box_count(); ++k) {
         const particle_world::dynamic_box b = world.dynamic_box_at(k);
@@ -358,10 +369,15 @@ bool register_all() {
                 ->Unit(benchmark::kMillisecond);
         }
         for (const bool dynamic : {false, true}) {
-            benchmark::RegisterBenchmark(
-                name({"world/crates/dispatch", size, dynamic ? "/dynamic" : "/static"}).c_str(),
-                with_crates, n, dynamic)
-                ->Unit(benchmark::kMillisecond);
+            for (const int workers : {1, 2}) {
+                const std::string kind = dynamic ? "/dynamic" : "/static";
+                const std::string on = workers == 1 ? "" : "/workers:" + std::to_string(workers);
+                benchmark::RegisterBenchmark(
+                    name({"world/crates/dispatch", size, kind, on}).c_str(), with_crates, n,
+                    dynamic, workers)
+                    ->Unit(benchmark::kMillisecond)
+                    ->UseRealTime();
+            }
         }
     }
     return true;

@@ -150,6 +150,7 @@ void detail::world_state::set_boxes(aabbs_view boxes) {
     keep_impulses(solver_, task_runner());
     solver_.carried.boxes.clear();
     dynamic_.carried_fixed.clear();
+    dynamic_.carried_as_kept = false;
 }
 
 } // namespace simdcollide

@@ -37,12 +37,20 @@ struct dynamic_boxes {
     std::vector<circle_pair> pairs, fixed;
     // The impulses of the last step's contacts, keyed by the caller's circle indices and
     // dynamic_box_key | box (pairs: (circle or box, box); fixed: (box, fixed box number)),
-    // sorted by key.
+    // sorted by key. carried_as_kept: they are as the last step left them, which its
+    // contacts still hold (false once an edit of the world changes them).
     std::vector<carried_impulse> carried_pairs, carried_fixed;
-    // Scratch: each body's inverse mass (for the colours), grid queries, boxes by region.
+    bool carried_as_kept = false;
+    // What the contacts were last made from: the entries and each body's inverse mass (for
+    // the colours).
+    std::vector<circle_pair> made_pairs, made_fixed;
     std::vector<float> body_inverse_mass;
-    std::vector<std::uint32_t> near, by_left;
+    // Scratch: boxes by region, each box's region; a block of boxes' entries and grid
+    // queries, a block each (the listing on the workers).
+    std::vector<std::uint32_t> by_left;
     std::vector<float> region;
+    std::vector<std::vector<circle_pair>> found_of_block;
+    std::vector<std::vector<std::uint32_t>> near_of_block;
 
     [[nodiscard]] std::size_t count() const noexcept { return x.size(); }
     /// The boxes as the solver's per-body kernels take them: half_width as the radius (which
@@ -68,9 +76,12 @@ void list_dynamic_box_entries(dynamic_boxes& dynamic, contact_lists& lists,
                               float dt, const task_runner& tasks);
 
 /// The contacts stage for the dynamic boxes: their entries' contacts, coloured, each with the
-/// impulses it ended the last step with.
-void make_dynamic_box_contacts(solver_state& solver, dynamic_boxes& dynamic,
-                               const circle_slots& slots, const task_runner& tasks);
+/// impulses it ended the last step with. Where the entries, the slots (`resorted` false) and
+/// the inverse masses are those the contacts were last made from, and the impulses as the
+/// last step kept them, the contacts are kept as they are: the same contacts, colours and
+/// impulses that making them again would give. Returns whether they were made.
+bool make_dynamic_box_contacts(solver_state& solver, dynamic_boxes& dynamic,
+                               const circle_slots& slots, bool resorted, const task_runner& tasks);
 
 /// After the step: the dynamic boxes' contacts' impulses into dynamic.carried_*, keyed by the
 /// caller's indices.

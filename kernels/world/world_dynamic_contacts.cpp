@@ -66,20 +66,45 @@ void keep_from(const Contacts& contacts, Ends&& ends, bool both, const detail::c
     std::sort(out.begin(), out.end(), key_less);
 }
 
+bool same_entries(const std::vector<circle_pair>& l, const std::vector<circle_pair>& r) {
+    return std::equal(l.begin(), l.end(), r.begin(), r.end(),
+                      [](circle_pair x, circle_pair y) { return x.a == y.a && x.b == y.b; });
+}
+
+// Whether each body's inverse mass (the circles' by slot, then the boxes') is `made`'s.
+bool same_inverse_masses(const std::vector<float>& made, const detail::circle_slots& slots,
+                         const detail::dynamic_boxes& dynamic) {
+    const std::size_t n = slots.size();
+    return made.size() == n + dynamic.count() &&
+           std::equal(made.begin(), made.begin() + static_cast<std::ptrdiff_t>(n),
+                      slots.inverse_mass.data()) &&
+           std::equal(made.begin() + static_cast<std::ptrdiff_t>(n), made.end(),
+                      dynamic.inverse_mass.data());
+}
+
 } // namespace
 
-void detail::make_dynamic_box_contacts(solver_state& solver, dynamic_boxes& dynamic,
-                                       const circle_slots& slots, const task_runner& tasks) {
+bool detail::make_dynamic_box_contacts(solver_state& solver, dynamic_boxes& dynamic,
+                                       const circle_slots& slots, bool resorted,
+                                       const task_runner& tasks) {
+    if (!resorted && dynamic.carried_as_kept && same_entries(dynamic.pairs, dynamic.made_pairs) &&
+        same_entries(dynamic.fixed, dynamic.made_fixed) &&
+        same_inverse_masses(dynamic.body_inverse_mass, slots, dynamic)) {
+        return false;
+    }
     dynamic.body_inverse_mass.assign(slots.inverse_mass.data(),
                                      slots.inverse_mass.data() + slots.size());
     dynamic.body_inverse_mass.insert(dynamic.body_inverse_mass.end(), dynamic.inverse_mass.data(),
                                      dynamic.inverse_mass.data() + dynamic.count());
+    dynamic.made_pairs = dynamic.pairs;
+    dynamic.made_fixed = dynamic.fixed;
     std::vector<carried_impulse> carried;
     to_bodies(dynamic.carried_pairs, true, slots, carried);
     colour_pairs(dynamic.pairs, dynamic.body_inverse_mass, carried, solver.dynamic_pairs,
                  solver.colour_marks, tasks);
     to_bodies(dynamic.carried_fixed, false, slots, carried);
     colour_boxes(dynamic.fixed, carried, solver.dynamic_fixed);
+    return true;
 }
 
 void detail::keep_dynamic_box_impulses(const solver_state& solver, dynamic_boxes& dynamic,
@@ -98,9 +123,11 @@ void detail::keep_dynamic_box_impulses(const solver_state& solver, dynamic_boxes
             return std::pair{fixed.circle[k], fixed.box[k]};
         },
         false, slots, dynamic.carried_fixed);
+    dynamic.carried_as_kept = true;
 }
 
 void detail::remove_circles_from(dynamic_boxes& dynamic, std::span<const std::uint8_t> doomed) {
+    dynamic.carried_as_kept = false;
     std::vector<std::uint32_t> new_index(doomed.size());
     std::uint32_t kept = 0;
     for (std::size_t i = 0; i < doomed.size(); ++i) {
@@ -117,6 +144,7 @@ void detail::remove_circles_from(dynamic_boxes& dynamic, std::span<const std::ui
 }
 
 void detail::remove_dynamic_box(dynamic_boxes& dynamic, std::size_t box) {
+    dynamic.carried_as_kept = false;
     const auto at = static_cast<std::ptrdiff_t>(box);
     for (aligned_floats* field : {&dynamic.x, &dynamic.y, &dynamic.half_width, &dynamic.half_height,
                                   &dynamic.inverse_mass, &dynamic.vx, &dynamic.vy}) {
@@ -138,6 +166,7 @@ void detail::remove_dynamic_box(dynamic_boxes& dynamic, std::size_t box) {
 }
 
 void detail::remove_fixed_box(dynamic_boxes& dynamic, std::uint32_t box) {
+    dynamic.carried_as_kept = false;
     std::erase_if(dynamic.carried_fixed, [&](const carried_impulse& c) { return c.b == box; });
     for (carried_impulse& c : dynamic.carried_fixed) {
         c.b -= c.b > box ? 1 : 0;

@@ -7,6 +7,7 @@
 #include "world/world_dynamic_boxes.hpp"
 
 #include "broad_phase/circle_grid.hpp"
+#include "runtime/tasks.hpp"
 #include "world/world_boxes.hpp"
 #include "world/world_kinematic.hpp"
 #include "world/world_lists.hpp"
@@ -29,6 +30,10 @@ namespace detail::world_dynamic_lists_impl {
 namespace {
 
 namespace math = detail::world_dynamic_lists_impl;
+
+// Boxes a worker lists at a time: a box's search looks at a few cells of circles, so a
+// block is enough work that handing it over costs little beside it.
+constexpr std::size_t boxes_per_task = 128;
 
 struct bounds {
     float min_x, min_y, max_x, max_y;
@@ -89,28 +94,39 @@ void detail::list_dynamic_box_entries(dynamic_boxes& dynamic, contact_lists& lis
         return bounds{r[0], r[1], r[2], r[3]};
     };
 
-    // The circles, through the cells of the listed circles: a few cells a box.
+    const std::size_t blocks = (m + boxes_per_task - 1) / boxes_per_task;
+    if (dynamic.near_of_block.size() < blocks) {
+        dynamic.near_of_block.resize(blocks);
+    }
+
+    // The circles, through the cells of the listed circles: a few cells a box. On the
+    // workers, blocks of boxes joined in order: the entries of one pass over the boxes.
     if (n > 0) {
         if (!lists.cells_current) {
             lists.sort_cells(tasks);
         }
-        for (std::size_t j = 0; j < m; ++j) {
-            const bounds r = region(j);
-            if (!finite(r)) {
-                continue;
-            }
-            const float half_x = (r.max_x - r.min_x) * 0.5F;
-            const float half_y = (r.max_y - r.min_y) * 0.5F;
-            detail::for_each_candidate_within(
-                lists.listed_cells, lists.relisted, r.min_x + half_x, r.min_y + half_y,
-                std::max(half_x, half_y), [&](std::uint32_t i) {
-                    const float reach = lists.search_radius[i];
-                    if (math::distance_squared_of(lists.listed_x[i], lists.listed_y[i], r.min_x,
-                                                  r.min_y, r.max_x, r.max_y) <= reach * reach) {
-                        dynamic.pairs.push_back({i, body_of_box(j)});
+        detail::join_in_blocks(
+            tasks, m, boxes_per_task, dynamic.found_of_block, dynamic.pairs,
+            [&](std::size_t first, std::size_t end, std::vector<circle_pair>& out, std::size_t) {
+                for (std::size_t j = first; j < end; ++j) {
+                    const bounds r = region(j);
+                    if (!finite(r)) {
+                        continue;
                     }
-                });
-        }
+                    const float half_x = (r.max_x - r.min_x) * 0.5F;
+                    const float half_y = (r.max_y - r.min_y) * 0.5F;
+                    detail::for_each_candidate_within(
+                        lists.listed_cells, lists.relisted, r.min_x + half_x, r.min_y + half_y,
+                        std::max(half_x, half_y), [&](std::uint32_t i) {
+                            const float reach = lists.search_radius[i];
+                            if (math::distance_squared_of(lists.listed_x[i], lists.listed_y[i],
+                                                          r.min_x, r.min_y, r.max_x,
+                                                          r.max_y) <= reach * reach) {
+                                out.push_back({i, body_of_box(j)});
+                            }
+                        });
+                }
+            });
     }
     // The other dynamic boxes: sweep and prune along x over the regions.
     dynamic.by_left.resize(m);
@@ -139,32 +155,39 @@ void detail::list_dynamic_box_entries(dynamic_boxes& dynamic, contact_lists& lis
     }
     std::sort(dynamic.pairs.begin(), dynamic.pairs.end(), by_a_then_b);
 
-    // The static boxes, through their grid, and the kinematic boxes' paths over the step.
+    // The static boxes, through their grid, and the kinematic boxes' paths over the step: on
+    // the workers as the circles are.
     const std::size_t statics = boxes.count();
-    for (std::size_t j = 0; j < m; ++j) {
-        const bounds r = region(j);
-        if (statics > 0 && finite(r)) {
-            const float half_x = (r.max_x - r.min_x) * 0.5F;
-            const float half_y = (r.max_y - r.min_y) * 0.5F;
-            boxes.grid.candidates(r.min_x + half_x, r.min_y + half_y,
-                                  std::sqrt(half_x * half_x + half_y * half_y), 0.0F, dynamic.near);
-            for (const std::uint32_t b : dynamic.near) {
-                const float* const s = boxes.records.data() + 4 * std::size_t{b};
-                if (r.meets({s[0], s[1], s[2], s[3]})) {
-                    dynamic.fixed.push_back({body_of_box(j), b});
+    detail::join_in_blocks(
+        tasks, m, boxes_per_task, dynamic.found_of_block, dynamic.fixed,
+        [&](std::size_t first, std::size_t end, std::vector<circle_pair>& out, std::size_t k) {
+            std::vector<std::uint32_t>& near = dynamic.near_of_block[k];
+            for (std::size_t j = first; j < end; ++j) {
+                const bounds r = region(j);
+                if (statics > 0 && finite(r)) {
+                    const float half_x = (r.max_x - r.min_x) * 0.5F;
+                    const float half_y = (r.max_y - r.min_y) * 0.5F;
+                    boxes.grid.candidates(r.min_x + half_x, r.min_y + half_y,
+                                          std::sqrt(half_x * half_x + half_y * half_y), 0.0F, near);
+                    for (const std::uint32_t b : near) {
+                        const float* const s = boxes.records.data() + 4 * std::size_t{b};
+                        if (r.meets({s[0], s[1], s[2], s[3]})) {
+                            out.push_back({body_of_box(j), b});
+                        }
+                    }
+                }
+                for (std::size_t b = 0; b < kinematic.count(); ++b) {
+                    const float* const path_end = kinematic.step_end.data() + 4 * b;
+                    const bounds path{std::min(kinematic.min_x[b], path_end[0]),
+                                      std::min(kinematic.min_y[b], path_end[1]),
+                                      std::max(kinematic.max_x[b], path_end[2]),
+                                      std::max(kinematic.max_y[b], path_end[3])};
+                    if (r.meets(path)) {
+                        out.push_back({body_of_box(j), static_cast<std::uint32_t>(statics + b)});
+                    }
                 }
             }
-        }
-        for (std::size_t b = 0; b < kinematic.count(); ++b) {
-            const float* const end = kinematic.step_end.data() + 4 * b;
-            const bounds path{
-                std::min(kinematic.min_x[b], end[0]), std::min(kinematic.min_y[b], end[1]),
-                std::max(kinematic.max_x[b], end[2]), std::max(kinematic.max_y[b], end[3])};
-            if (r.meets(path)) {
-                dynamic.fixed.push_back({body_of_box(j), static_cast<std::uint32_t>(statics + b)});
-            }
-        }
-    }
+        });
 }
 
 } // namespace simdcollide

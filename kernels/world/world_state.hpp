@@ -138,6 +138,13 @@ public:
         }
         return circles;
     }
+    /// The steps that made the dynamic boxes' contacts afresh (the others kept them). For
+    /// tests and benchmarks.
+    [[nodiscard]] std::size_t dynamic_contacts_made() const noexcept {
+        return dynamic_contacts_made_;
+    }
+    /// Has the next step make the dynamic boxes' contacts afresh. For tests.
+    void remake_dynamic_contacts() noexcept { dynamic_.carried_as_kept = false; }
 
 private:
     [[nodiscard]] detail::task_runner task_runner() const noexcept;
@@ -152,6 +159,7 @@ private:
     kinematic_boxes kinematic_;
     detail::dynamic_boxes dynamic_;
     std::size_t steps_ = 0;
+    std::size_t dynamic_contacts_made_ = 0;
     bool circles_changed_ = true; // added or removed since the last sort into slots
     // Workers: the world's own pool (none with one worker or the host's callbacks), and the
     // callbacks the step's tasks go to (none: the calling thread runs them).

@@ -77,10 +77,12 @@ void detail::world_state::step(float dt) {
         clock_.enter(step_stage::contacts);
         make_contacts(solver_, lists_.pairs, box_entries, slots_, tasks);
     }
-    // The dynamic boxes' entries are new every step, and so are their contacts.
+    // The dynamic boxes' entries are listed every step; their contacts are made again where
+    // the entries changed.
     if (dynamic_.count() > 0 || solver_.dynamic_pairs.size() + solver_.dynamic_fixed.size() > 0) {
         clock_.enter(step_stage::contacts);
-        make_dynamic_box_contacts(solver_, dynamic_, slots_, tasks);
+        dynamic_contacts_made_ +=
+            make_dynamic_box_contacts(solver_, dynamic_, slots_, resorted, tasks) ? 1 : 0;
     }
 
     clock_.enter(step_stage::prepare);

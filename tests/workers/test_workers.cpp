@@ -198,6 +198,47 @@ TEST(workers_kinematic, kinematic_boxes_on_workers_give_one_workers_bits) {
     EXPECT_EQ(stepped(7), want);
 }
 
+// 600 crates of several sizes and masses falling among 1 500 circles onto the floor and
+// onto static and kinematic boxes: enough boxes that their listing takes blocks on the
+// workers. 2, 3 and 16 workers step the circles and the crates to the bits of one.
+TEST(workers_dynamic_boxes, crates_among_circles_on_workers_give_one_workers_bits) {
+    const auto stepped = [](int workers) {
+        particle_world world({.workers = workers});
+        aabb_set boxes = open_container(40.0F, 80.0F);
+        boxes.push_back(aabb::from_min_max(10.0F, 8.0F, 14.0F, 8.5F)); // a shelf
+        world.set_boxes(boxes.view());
+        world.add_kinematic_box(aabb::from_min_max(25.0F, 0.0F, 27.0F, 2.0F), -1.0F, 0.0F);
+        std::mt19937 rng(9);
+        std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+        for (std::size_t k = 0; k < 600; ++k) {
+            const float x = 0.5F + 1.3F * static_cast<float>(k % 30);
+            const float y = 1.0F + 1.1F * static_cast<float>(k / 30);
+            world.add_dynamic_box(
+                aabb::from_origin_size(x, y, 0.4F + 0.6F * unit(rng), 0.3F + 0.6F * unit(rng)),
+                0.25F + 2.0F * unit(rng), unit(rng) - 0.5F, 0.0F);
+        }
+        for (std::size_t i = 0; i < 1500; ++i) {
+            world.add_circle({0.6F + 0.52F * static_cast<float>(i % 75),
+                              24.0F + 0.52F * static_cast<float>(i / 75), 0.15F + 0.1F * unit(rng)},
+                             0.5F + unit(rng));
+        }
+        for (int s = 0; s < 40; ++s) {
+            world.step(1.0F / 60.0F);
+        }
+        std::vector<std::uint32_t> out = state_of(world);
+        const dynamic_boxes_view b = world.dynamic_boxes();
+        for (std::size_t j = 0; j < b.count; ++j) {
+            out.insert(out.end(), {bits(b.x[j]), bits(b.y[j]), bits(b.vx[j]), bits(b.vy[j])});
+            EXPECT_TRUE(std::isfinite(b.x[j]) && std::isfinite(b.y[j])) << "crate " << j;
+        }
+        return out;
+    };
+    const std::vector<std::uint32_t> want = stepped(1);
+    EXPECT_EQ(stepped(2), want);
+    EXPECT_EQ(stepped(3), want);
+    EXPECT_EQ(stepped(16), want);
+}
+
 // 4 200 circles (enough that the step keeps two workers busy) shot at 30 to 60 m/s,
 // bouncing without loss, through a field of static circles inside a container, so that
 // each substep finds hundreds of fast circles and sweeps them (continuous collision) in
