@@ -66,11 +66,6 @@ void keep_from(const Contacts& contacts, Ends&& ends, bool both, const detail::c
     std::sort(out.begin(), out.end(), key_less);
 }
 
-bool same_entries(const std::vector<circle_pair>& l, const std::vector<circle_pair>& r) {
-    return std::equal(l.begin(), l.end(), r.begin(), r.end(),
-                      [](circle_pair x, circle_pair y) { return x.a == y.a && x.b == y.b; });
-}
-
 // Whether each body's inverse mass (the circles' by slot, then the boxes') is `made`'s.
 bool same_inverse_masses(const std::vector<float>& made, const detail::circle_slots& slots,
                          const detail::dynamic_boxes& dynamic) {

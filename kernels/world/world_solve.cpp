@@ -125,12 +125,6 @@ detail::contact_softness soft_of(float hertz, float zeta, float h) {
     return {omega / a1, a2 * a3, a3};
 }
 
-// Whether two lists hold the same entries in the same order.
-bool same_entries(const std::vector<circle_pair>& l, const std::vector<circle_pair>& r) {
-    return std::equal(l.begin(), l.end(), r.begin(), r.end(),
-                      [](circle_pair x, circle_pair y) { return x.a == y.a && x.b == y.b; });
-}
-
 // `times` passes over every contact, each the contact sets of pass_stages in turn, colour by
 // colour, as the stages of one task on the workers: pairs(view, begin, end) for the sets of
 // pair contacts, boxes(view, begin, end) for those of box contacts.
@@ -184,6 +178,11 @@ void detail::keep_impulses_by_circle(solver_state& solver,
     if (!solver.carried.by_circle) {
         solver.carried.to_circles(circle_of_slot);
     }
+}
+
+bool detail::same_entries(std::span<const circle_pair> l, std::span<const circle_pair> r) {
+    return std::equal(l.begin(), l.end(), r.begin(), r.end(),
+                      [](circle_pair x, circle_pair y) { return x.a == y.a && x.b == y.b; });
 }
 
 bool detail::contacts_due(const solver_state& solver, bool lists_changed,

@@ -58,6 +58,9 @@ void keep_impulses(solver_state& solver, const task_runner& tasks);
 void keep_impulses_by_circle(solver_state& solver, std::span<const std::uint32_t> circle_of_slot,
                              const task_runner& tasks);
 
+/// Whether two lists hold the same entries in the same order.
+[[nodiscard]] bool same_entries(std::span<const circle_pair> l, std::span<const circle_pair> r);
+
 /// Whether the contacts must be made again: the lists changed, or the box entries did.
 [[nodiscard]] bool contacts_due(const solver_state& solver, bool lists_changed,
                                 const std::vector<circle_pair>& box_entries);
