@@ -31,8 +31,8 @@ namespace {
 
 namespace math = detail::world_dynamic_lists_impl;
 
-// Boxes a worker lists at a time: a box's search looks at a few cells of circles, so a
-// block is enough work that handing it over costs little beside it.
+// Boxes a worker lists at a time: 1 000 crates make 8 blocks, enough to share among a few
+// workers (on 2, the crate pile's lists stage did not measurably shrink: docs/performance.md).
 constexpr std::size_t boxes_per_task = 128;
 
 struct bounds {
