@@ -5,43 +5,33 @@
 
 #include <algorithm>
 #include <bit>
-#include <utility>
+#include <cstdint>
 
 namespace simdcollide::detail {
 
 namespace {
 
-// Each contact's impulses from `carry`, for contacts [first, end), found by walking both
-// lists in key order: `key(k)` is contact k's (lower, higher) key, contacts in ascending key
-// order; position(k) is where contact k lies.
-template <class Key, class Position, class Contacts>
-void import_impulses(std::size_t first, std::size_t end, Key&& key, Position&& position,
-                     const std::vector<carried_impulse>& carry, Contacts& out) {
-    const auto carried = [&](std::size_t c) { return key_of(carry[c]); };
-    if (first == end) {
-        return;
-    }
-    const auto [a0, b0] = key(first);
-    const std::uint64_t first_key = key_of(a0, b0);
-    std::size_t c = static_cast<std::size_t>(
-        std::partition_point(carry.begin(), carry.end(),
-                             [&](const carried_impulse& i) { return key_of(i) < first_key; }) -
-        carry.begin());
-    float* const normal = out.normal.data();
-    float* const tangent = out.tangent.data();
-    for (std::size_t k = first; k < end && c < carry.size(); ++k) {
-        const auto [a, b] = key(k);
-        const std::uint64_t wanted = key_of(a, b);
-        while (c < carry.size() && carried(c) < wanted) {
-            ++c;
+// The carried impulses of the entries from `from` on, in key order: walk(key) moves on to
+// `key` and says whether the carry holds it, held() then being its impulses.
+class carry_walk {
+public:
+    carry_walk(const std::vector<carried_impulse>& carry, std::uint64_t from)
+        : at_(std::partition_point(carry.data(), carry.data() + carry.size(),
+                                   [&](const carried_impulse& i) { return key_of(i) < from; })),
+          end_(carry.data() + carry.size()) {}
+
+    bool walk(std::uint64_t key) noexcept {
+        while (at_ != end_ && key_of(*at_) < key) {
+            ++at_;
         }
-        if (c < carry.size() && carried(c) == wanted) {
-            const std::size_t p = position(k);
-            normal[p] = carry[c].normal;
-            tangent[p] = carry[c].tangent;
-        }
+        return at_ != end_ && key_of(*at_) == key;
     }
-}
+    [[nodiscard]] const carried_impulse& held() const noexcept { return *at_; }
+
+private:
+    const carried_impulse* at_;
+    const carried_impulse* end_;
+};
 
 // Colour starts from the counts of each colour.
 std::vector<std::size_t> starts_of(const std::vector<std::size_t>& counts) {
@@ -107,20 +97,19 @@ void colour_pairs(std::span<const circle_pair> pairs, std::span<const float> inv
         std::uint32_t* const b = out.b.data();
         float* const normal = out.normal.data();
         float* const tangent = out.tangent.data();
+        // The carry walked beside the pairs, both in key order, so that each contact's
+        // impulses are written once.
+        carry_walk carried(carry, first < end ? key_of(pairs[first].a, pairs[first].b) : 0);
         for (std::size_t k = first; k < end; ++k) {
             const std::size_t p = next[colour[k]]++;
+            const circle_pair q = pairs[k];
+            const bool kept = carried.walk(key_of(q.a, q.b));
             position[k] = static_cast<std::uint32_t>(p);
-            a[p] = pairs[k].a;
-            b[p] = pairs[k].b;
-            normal[p] = 0.0F;
-            tangent[p] = 0.0F;
+            a[p] = q.a;
+            b[p] = q.b;
+            normal[p] = kept ? carried.held().normal : 0.0F;
+            tangent[p] = kept ? carried.held().tangent : 0.0F;
         }
-        import_impulses(
-            first, end,
-            [&](std::size_t k) {
-                return std::pair{pairs[k].a, pairs[k].b};
-            },
-            [&](std::size_t k) { return position[k]; }, carry, out);
     });
 }
 
@@ -140,20 +129,16 @@ void colour_boxes(std::span<const circle_pair> entries, const std::vector<carrie
     std::vector<std::size_t> next(out.colour_start.begin(), out.colour_start.end() - 1);
     std::vector<std::uint32_t>& position = out.position;
     position.resize(entries.size());
+    carry_walk carried(carry, 0);
     for (std::size_t k = 0; k < entries.size(); ++k) {
         const std::size_t p = next[colour[k]]++;
+        const bool kept = carried.walk(key_of(entries[k].a, entries[k].b));
         position[k] = static_cast<std::uint32_t>(p);
         out.circle[p] = entries[k].a;
         out.box[p] = entries[k].b;
-        out.normal[p] = 0.0F;
-        out.tangent[p] = 0.0F;
+        out.normal[p] = kept ? carried.held().normal : 0.0F;
+        out.tangent[p] = kept ? carried.held().tangent : 0.0F;
     }
-    import_impulses(
-        0, entries.size(),
-        [&](std::size_t k) {
-            return std::pair{entries[k].a, entries[k].b};
-        },
-        [&](std::size_t k) { return position[k]; }, carry, out);
 }
 
 } // namespace simdcollide::detail
