@@ -10,7 +10,7 @@
 //                                          on it
 // <impl> is reference (set_isa(isa::reference)) or dispatch. Items are circles. world/step
 // also reports the scene's mean squared speed before its first step (start_mean_v2,
-// below 0.01 for a settled pile), the share of timed steps that listed everything or some
+// below 1e-6 for a settled pile), the share of timed steps that listed everything or some
 // (full_listings, partial_listings), the listed pairs, ns_per_circle, and what the pile
 // looks like after the timed steps (tools/scenes): end_mean_v2, overlap_mean and
 // overlap_max (fractions of the smaller radius of a pair) and the circles escaped from the
@@ -79,7 +79,7 @@ double timed_steps(benchmark::State& state, particle_world& world) {
 
 void step(benchmark::State& state, bool reference, std::size_t n) {
     particle_world world = settled(n); // a copy: every implementation starts from one state
-    // Whether the scene is the settled pile it is meant to be (below 0.01): the settle
+    // Whether the scene is the settled pile it is meant to be (below 1e-6): the settle
     // loop stops at a cap, which the 1 000 000-circle pile passes only with
     // SIMDCOLLIDE_BENCH_SETTLE_MINUTES set above 1.
     state.counters["start_mean_v2"] = mean_speed2(world);
@@ -113,9 +113,9 @@ void step(benchmark::State& state, bool reference, std::size_t n) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
-// The step as `step` times it, on the settled pile rebuilt with `options`.
+// The step as `step` times it, on the settled pile rebuilt with `options` (at rest again).
 double timed_rebuilt(benchmark::State& state, std::size_t n, const world_options& options) {
-    particle_world world = rebuilt(settled(n), options);
+    particle_world world = settled_with(n, options); // a copy, impulses and all
     world.step(scene_dt);
     const particle_world::listing_counts before = world.listings();
     const double elapsed = timed_steps(state, world);
@@ -166,7 +166,7 @@ void burst(benchmark::State& state, std::size_t n, bool sweep) {
     world_options options = settled(n).options();
     options.sweep_from =
         sweep ? world_options{}.sweep_from : std::numeric_limits<float>::infinity();
-    particle_world start = rebuilt(settled(n), options);
+    particle_world start = settled_with(n, options);
     std::mt19937 rng(11);
     std::uniform_real_distribution<float> unit(0.0F, 1.0F);
     const particles_view p = start.particles();
@@ -280,14 +280,15 @@ particle_world& crate_pile(std::size_t n, int workers) {
     return *world;
 }
 
-// The crate pile as it settled on `workers` workers, its crates dynamic (`dynamic`) or, in a
-// world of the same circles, static boxes where they came to rest (set_boxes, beside the
-// container's). Each world steps sort_every times untimed, then as `step` times it.
-void with_crates(benchmark::State& state, std::size_t n, bool dynamic, int workers) {
-    particle_world& pile = crate_pile(n, workers);
-    particle_world world = pile;
-    if (!dynamic) {
-        world = rebuilt(pile, pile.options());
+// The crate pile's circles with static boxes where its crates came to rest (set_boxes,
+// beside the container's), in a world of its own (rebuilt: without the impulses, so it
+// steps until it rests again), made on first use and kept.
+particle_world& static_crate_pile(std::size_t n, int workers) {
+    static std::map<std::pair<std::size_t, int>, std::unique_ptr<particle_world>> piles;
+    std::unique_ptr<particle_world>& world = piles[{n, workers}];
+    if (!world) {
+        particle_world& pile = crate_pile(n, workers);
+        world = std::make_unique<particle_world>(rebuilt(pile, pile.options()));
         aabb_set boxes;
         const aabbs_view container = pile.boxes().boxes();
         for (std::size_t k = 0; k < container.count; ++k) {
@@ -297,8 +298,17 @@ void with_crates(benchmark::State& state, std::size_t n, bool dynamic, int worke
         for (std::size_t k = 0; k < pile.dynamic_box_count(); ++k) {
             boxes.push_back(pile.dynamic_box_at(k).box);
         }
-        world.set_boxes(boxes.view());
+        world->set_boxes(boxes.view());
+        at_rest_again(*world);
     }
+    return *world;
+}
+
+// The crate pile as it settled on `workers` workers, its crates dynamic (`dynamic`) or, in a
+// world of the same circles, static boxes where they came to rest (static_crate_pile). Each
+// world steps sort_every times untimed, then as `step` times it.
+void with_crates(benchmark::State& state, std::size_t n, bool dynamic, int workers) {
+    particle_world world = dynamic ? crate_pile(n, workers) : static_crate_pile(n, workers);
     for (std::size_t k = 0; k < particle_world::sort_every; ++k) {
         world.step(scene_dt);
     }

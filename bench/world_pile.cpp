@@ -18,10 +18,11 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 
 namespace simdcollide::bench {
 
-// The circles' mean squared speed: a settled pile's is below 0.01.
+// The circles' mean squared speed: a settled pile's is below rest_mean_v2.
 double mean_speed2(particle_world& world) {
     const particles_view p = world.particles();
     double sum = 0.0;
@@ -75,8 +76,8 @@ std::string scene_path(std::size_t n) {
     }
     std::string path(dir);
     path.append("/pile-").append(std::to_string(n));
-    // A pile settled by another solver is another scene.
-    path.append("-soft.bin");
+    // A pile settled by another solver, or to another speed, is another scene.
+    path.append("-rest.bin");
     return path;
 }
 
@@ -191,13 +192,13 @@ int settle_workers() {
 }
 
 // Steps the world (dt = 1/60) `at_least` times, then on while its mean squared speed is
-// 0.01 or more, `at_most` steps in all. With a path, the pile is saved there every
+// rest_mean_v2 or more, `at_most` steps in all. With a path, the pile is saved there every
 // simulated ten seconds (a stopped run loses at most that) and at the end, and each save
 // is reported on standard error, so that a long settle can be watched.
 void settle_as_made(particle_world& world, long at_least, long at_most, const std::string& path) {
     constexpr long checkpoint_steps = 600;
     long s = 0;
-    for (; s < at_most && (s < at_least || mean_speed2(world) >= 0.01); ++s) {
+    for (; s < at_most && (s < at_least || mean_speed2(world) >= 1e-6); ++s) {
         world.step(scene_dt);
         if (!path.empty() && (s + 1) % checkpoint_steps == 0) {
             save_scene(world, path);
@@ -222,13 +223,14 @@ void settle(particle_world& world, long at_least, long at_most, const std::strin
     particle_world on_workers = rebuilt(world, options);
     settle_as_made(on_workers, at_least, at_most, path);
     world = rebuilt(on_workers, world.options());
+    at_rest_again(world); // rebuilt: without the impulses
 }
 
 } // namespace
 
 // The settled pile of n circles, made on first use (dropped, then settled: the top row
 // falls 2 * rows in sqrt(2 h / g) seconds; then on until the mean squared speed is below
-// 0.01, for at most settle_minutes simulated minutes). With SIMDCOLLIDE_BENCH_SCENES set to
+// rest_mean_v2, for at most settle_minutes simulated minutes). With SIMDCOLLIDE_BENCH_SCENES set to
 // a directory, read from there when saved before, and saved there as it settles.
 particle_world& settled(std::size_t n) {
     static std::map<std::size_t, std::unique_ptr<particle_world>> scenes;
@@ -243,12 +245,33 @@ particle_world& settled(std::size_t n) {
         if (w && minutes_given) {
             settle(*w, 0, settle_steps, path); // on from where the saved pile was
         }
+        if (w) {
+            at_rest_again(*w);
+        }
         if (!w) {
             w = drop_scene(n);
             const double fall = std::sqrt(2.0 * 2.0 * scene_rows(n) / 9.81) + 1.0;
             const auto fall_steps = static_cast<long>(fall * 60.0);
             settle(*w, fall_steps, fall_steps + settle_steps, path);
         }
+    }
+    return *w;
+}
+
+void at_rest_again(particle_world& world) {
+    constexpr long at_least = 64;
+    const long at_most = world.size() >= 1000000 ? at_least : 600;
+    for (long s = 0; s < at_most && (s < at_least || mean_speed2(world) >= rest_mean_v2); ++s) {
+        world.step(scene_dt);
+    }
+}
+
+particle_world& settled_with(std::size_t n, const world_options& options) {
+    static std::map<std::tuple<std::size_t, int, float>, std::unique_ptr<particle_world>> piles;
+    std::unique_ptr<particle_world>& w = piles[{n, options.workers, options.sweep_from}];
+    if (!w) {
+        w = std::make_unique<particle_world>(rebuilt(settled(n), options));
+        at_rest_again(*w);
     }
     return *w;
 }
