@@ -176,7 +176,7 @@ void detail::keep_impulses_by_circle(solver_state& solver,
                                      const task_runner& tasks) {
     keep_impulses(solver, tasks);
     if (!solver.carried.by_circle) {
-        solver.carried.to_circles(circle_of_slot);
+        solver.carried.to_circles(circle_of_slot, tasks);
     }
 }
 
@@ -195,7 +195,7 @@ void detail::make_contacts(solver_state& solver, std::span<const circle_pair> pa
                            const task_runner& tasks) {
     keep_impulses(solver, tasks);
     if (solver.carried.by_circle) {
-        solver.carried.to_slots(slots.slot_of_circle);
+        solver.carried.to_slots(slots.slot_of_circle, tasks);
     }
     detail::colour_pairs(pairs, slots.inverse_mass.span(), solver.carried.pairs, solver.pairs,
                          solver.colour_marks, tasks);

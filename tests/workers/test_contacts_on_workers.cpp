@@ -1,6 +1,6 @@
 // The soft step's contacts made on workers (kernels/world/solver/): the colouring lays the
-// contacts out, and the carry takes their impulses back, by blocks of pairs on the workers,
-// to the same contacts and the same carry as on one.
+// contacts out, the carry takes their impulses back, and renames and sorts their keys, by
+// blocks on the workers, to the same contacts and the same carry as on one.
 #include "runtime/tasks.hpp"
 #include "runtime/worker_pool.hpp"
 #include "world/solver/carry.hpp"
@@ -128,6 +128,82 @@ TEST(contacts_on_workers, are_coloured_and_carried_as_on_one) {
             const detail::carried_impulse& l = many_taken.pairs[k];
             const detail::carried_impulse& r = one_taken.pairs[k];
             ASSERT_TRUE(l.a == r.a && l.b == r.b && l.normal == r.normal && l.tangent == r.tangent)
+                << k;
+        }
+    }
+}
+
+// The carry's keys renamed (slots to circles and back) and sorted on workers: blocks sorted
+// apart and merged, to the one sorted carry a single sort gives.
+TEST(contacts_on_workers, the_carry_is_renamed_and_sorted_as_on_one) {
+    const std::uint32_t circles = 60000;
+    std::mt19937 rng(23);
+    std::vector<std::uint32_t> circle_of_slot(circles);
+    for (std::uint32_t s = 0; s < circles; ++s) {
+        circle_of_slot[s] = s;
+    }
+    std::shuffle(circle_of_slot.begin(), circle_of_slot.end(), rng);
+    std::vector<std::uint32_t> slot_of_circle(circles);
+    for (std::uint32_t s = 0; s < circles; ++s) {
+        slot_of_circle[circle_of_slot[s]] = s;
+    }
+    std::uniform_int_distribution<std::uint32_t> near(1, 90);
+    detail::impulse_carry start;
+    for (std::uint32_t a = 0; a < circles; ++a) {
+        for (std::uint32_t k = 0; k < 3; ++k) {
+            const std::uint32_t b = a + 30 * k + near(rng) % 30 + 1;
+            if (b < circles) {
+                start.pairs.push_back({a, b, static_cast<float>(a), static_cast<float>(b) * 0.5F});
+            }
+        }
+        if (a % 7 == 0) {
+            start.boxes.push_back({a, a % 5, 1.0F, 2.0F});
+        }
+    }
+    ASSERT_GT(start.pairs.size(), 8 * 16384U);
+    const auto key_less = [](const detail::carried_impulse& l, const detail::carried_impulse& r) {
+        return detail::key_of(l) < detail::key_of(r);
+    };
+    std::vector<detail::carried_impulse> expected = start.pairs;
+    for (detail::carried_impulse& c : expected) {
+        const std::uint32_t i = circle_of_slot[c.a];
+        const std::uint32_t j = circle_of_slot[c.b];
+        c.a = std::min(i, j);
+        c.b = std::max(i, j);
+    }
+    std::sort(expected.begin(), expected.end(), key_less);
+    for (const std::size_t workers : {1U, 2U, 3U, 4U, 7U, 16U}) {
+        SCOPED_TRACE(workers);
+        std::unique_ptr<detail::worker_pool> pool;
+        detail::task_runner tasks;
+        if (workers > 1) {
+            pool = std::make_unique<detail::worker_pool>(workers);
+            tasks = {pool->callbacks(), workers};
+        }
+        detail::impulse_carry carry = start;
+        carry.to_circles(circle_of_slot, tasks);
+        ASSERT_TRUE(carry.by_circle);
+        ASSERT_EQ(carry.pairs.size(), expected.size());
+        for (std::size_t k = 0; k < expected.size(); ++k) {
+            const detail::carried_impulse& l = carry.pairs[k];
+            const detail::carried_impulse& r = expected[k];
+            ASSERT_TRUE(l.a == r.a && l.b == r.b && l.normal == r.normal && l.tangent == r.tangent)
+                << k;
+        }
+        ASSERT_TRUE(std::is_sorted(carry.boxes.begin(), carry.boxes.end(), key_less));
+        carry.to_slots(slot_of_circle, tasks);
+        ASSERT_FALSE(carry.by_circle);
+        ASSERT_EQ(carry.pairs.size(), start.pairs.size());
+        for (std::size_t k = 0; k < start.pairs.size(); ++k) {
+            const detail::carried_impulse& l = carry.pairs[k];
+            const detail::carried_impulse& r = start.pairs[k];
+            ASSERT_TRUE(l.a == r.a && l.b == r.b && l.normal == r.normal && l.tangent == r.tangent)
+                << k;
+        }
+        ASSERT_EQ(carry.boxes.size(), start.boxes.size());
+        for (std::size_t k = 0; k < start.boxes.size(); ++k) {
+            ASSERT_TRUE(carry.boxes[k].a == start.boxes[k].a &&
+                        carry.boxes[k].b == start.boxes[k].b)
                 << k;
         }
     }

@@ -132,7 +132,7 @@ TEST(soft_step_contacts, the_carry_moves_keys_and_drops_what_was_removed) {
     carry.pairs = {{0, 2, 1.0F, 0.1F}, {1, 2, 2.0F, 0.2F}, {2, 3, 3.0F, 0.3F}};
     carry.boxes = {{1, 0, 4.0F, 0.4F}, {3, 2, 5.0F, 0.5F}};
     const std::vector<std::uint32_t> circle_of_slot = {3, 0, 2, 1}; // slot -> circle
-    carry.to_circles(circle_of_slot);
+    carry.to_circles(circle_of_slot, detail::task_runner{});
     ASSERT_TRUE(carry.by_circle);
     // slots (0, 2) -> circles (3, 2) -> (2, 3); (1, 2) -> (0, 2); (2, 3) -> (2, 1) -> (1, 2)
     ASSERT_EQ(carry.pairs.size(), 3U);
@@ -160,7 +160,7 @@ TEST(soft_step_contacts, the_carry_moves_keys_and_drops_what_was_removed) {
     carry.remove_box(0);
     ASSERT_TRUE(carry.boxes.empty());
     // Back to slots: circle c in slot 2 - c.
-    carry.to_slots(std::vector<std::uint32_t>{2, 1, 0});
+    carry.to_slots(std::vector<std::uint32_t>{2, 1, 0}, detail::task_runner{});
     EXPECT_FALSE(carry.by_circle);
     EXPECT_EQ(carry.pairs[0].a, 0U); // circles (1, 2) -> slots (1, 0) -> (0, 1)
     EXPECT_EQ(carry.pairs[0].b, 1U);

@@ -49,32 +49,72 @@ void impulse_carry::take(pair_contacts& p, box_contacts& b, const task_runner& t
     b.position.clear();
 }
 
-void impulse_carry::to_circles(std::span<const std::uint32_t> circle_of_slot) {
-    for (carried_impulse& c : pairs) {
-        const std::uint32_t i = circle_of_slot[c.a];
-        const std::uint32_t j = circle_of_slot[c.b];
-        c.a = std::min(i, j);
-        c.b = std::max(i, j);
+namespace {
+
+// Carried impulses a worker renames or sorts at a time.
+constexpr std::size_t impulses_per_task = 16384;
+
+// Every pair's key renamed by `name` (the lower name first), then the pairs sorted by key:
+// blocks of impulses_per_task renamed and sorted on the workers, then merged two by two in
+// rounds, each round's merges on the workers. The keys are unique, so this is the one order
+// a single sort gives, however the blocks were shared out.
+template <class Name>
+void rename_and_sort(std::vector<carried_impulse>& pairs, std::vector<carried_impulse>& merged,
+                     Name&& name, const task_runner& tasks) {
+    const std::size_t n = pairs.size();
+    const auto block = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            carried_impulse& c = pairs[k];
+            const std::uint32_t i = name(c.a);
+            const std::uint32_t j = name(c.b);
+            c.a = std::min(i, j);
+            c.b = std::max(i, j);
+        }
+        std::sort(pairs.begin() + static_cast<std::ptrdiff_t>(begin),
+                  pairs.begin() + static_cast<std::ptrdiff_t>(end), key_less);
+    };
+    const std::size_t blocks = (n + impulses_per_task - 1) / impulses_per_task;
+    if (!tasks.parallel() || blocks < 2) {
+        block(0, n);
+        return;
     }
+    for_each_item(tasks, blocks, [&](std::size_t k) {
+        block(k * impulses_per_task, std::min(n, (k + 1) * impulses_per_task));
+    });
+    merged.resize(n);
+    for (std::size_t width = impulses_per_task; width < n; width *= 2) {
+        for_each_item(tasks, (n + 2 * width - 1) / (2 * width), [&](std::size_t k) {
+            const auto at = [&](std::size_t i) {
+                return pairs.begin() + static_cast<std::ptrdiff_t>(std::min(n, i));
+            };
+            std::merge(at(2 * k * width), at((2 * k + 1) * width), at((2 * k + 1) * width),
+                       at((2 * k + 2) * width),
+                       merged.begin() + static_cast<std::ptrdiff_t>(2 * k * width), key_less);
+        });
+        pairs.swap(merged);
+    }
+}
+
+} // namespace
+
+void impulse_carry::to_circles(std::span<const std::uint32_t> circle_of_slot,
+                               const task_runner& tasks) {
+    rename_and_sort(
+        pairs, merged, [&](std::uint32_t slot) { return circle_of_slot[slot]; }, tasks);
     for (carried_impulse& c : boxes) {
         c.a = circle_of_slot[c.a];
     }
-    std::sort(pairs.begin(), pairs.end(), key_less);
     std::sort(boxes.begin(), boxes.end(), key_less);
     by_circle = true;
 }
 
-void impulse_carry::to_slots(std::span<const std::uint32_t> slot_of_circle) {
-    for (carried_impulse& c : pairs) {
-        const std::uint32_t s = slot_of_circle[c.a];
-        const std::uint32_t t = slot_of_circle[c.b];
-        c.a = std::min(s, t);
-        c.b = std::max(s, t);
-    }
+void impulse_carry::to_slots(std::span<const std::uint32_t> slot_of_circle,
+                             const task_runner& tasks) {
+    rename_and_sort(
+        pairs, merged, [&](std::uint32_t circle) { return slot_of_circle[circle]; }, tasks);
     for (carried_impulse& c : boxes) {
         c.a = slot_of_circle[c.a];
     }
-    std::sort(pairs.begin(), pairs.end(), key_less);
     std::sort(boxes.begin(), boxes.end(), key_less);
     by_circle = false;
 }

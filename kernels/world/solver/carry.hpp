@@ -40,14 +40,16 @@ struct impulse_carry {
     bool by_circle = false;                    // keys in the caller's indices (else in slots)
 
     std::vector<std::vector<carried_impulse>> pairs_of_block; // take's scratch
+    std::vector<carried_impulse> merged;                      // the sorts' scratch
 
     /// The contacts' non-zero impulses, keyed by slot, the pairs' taken on the runner's
     /// workers; the contacts are left without colours, to be coloured again.
     void take(pair_contacts& p, box_contacts& b, const task_runner& tasks);
-    /// Keys from slots to the caller's indices (circle_of_slot).
-    void to_circles(std::span<const std::uint32_t> circle_of_slot);
-    /// Keys from the caller's indices to slots (slot_of_circle), sorted again.
-    void to_slots(std::span<const std::uint32_t> slot_of_circle);
+    /// Keys from slots to the caller's indices (circle_of_slot), sorted again; the pairs on
+    /// the runner's workers, to the same carry as on one.
+    void to_circles(std::span<const std::uint32_t> circle_of_slot, const task_runner& tasks);
+    /// Keys from the caller's indices to slots (slot_of_circle), sorted again, the same way.
+    void to_slots(std::span<const std::uint32_t> slot_of_circle, const task_runner& tasks);
     /// The caller's circles where doomed[i] != 0 removed: their impulses dropped, the
     /// others' keys moved down. Keys must be by circle.
     void remove_circles(std::span<const std::uint8_t> doomed);
