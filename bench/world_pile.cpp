@@ -198,7 +198,7 @@ int settle_workers() {
 void settle_as_made(particle_world& world, long at_least, long at_most, const std::string& path) {
     constexpr long checkpoint_steps = 600;
     long s = 0;
-    for (; s < at_most && (s < at_least || mean_speed2(world) >= 1e-6); ++s) {
+    for (; s < at_most && (s < at_least || mean_speed2(world) >= rest_mean_v2); ++s) {
         world.step(scene_dt);
         if (!path.empty() && (s + 1) % checkpoint_steps == 0) {
             save_scene(world, path);
@@ -230,8 +230,9 @@ void settle(particle_world& world, long at_least, long at_most, const std::strin
 
 // The settled pile of n circles, made on first use (dropped, then settled: the top row
 // falls 2 * rows in sqrt(2 h / g) seconds; then on until the mean squared speed is below
-// rest_mean_v2, for at most settle_minutes simulated minutes). With SIMDCOLLIDE_BENCH_SCENES set to
-// a directory, read from there when saved before, and saved there as it settles.
+// rest_mean_v2, for at most settle_minutes simulated minutes). With SIMDCOLLIDE_BENCH_SCENES
+// set to a directory, read from there when saved before (and stepped until it rests again:
+// a saved pile holds no impulses), and saved there as it settles.
 particle_world& settled(std::size_t n) {
     static std::map<std::size_t, std::unique_ptr<particle_world>> scenes;
     std::unique_ptr<particle_world>& w = scenes[n];

@@ -3,8 +3,8 @@
 // n/100 random obstacle boxes 0.5 to 2.5 on a side inside, stepped with world_options' defaults (dt
 // = 1/60, 4 substeps; scene_options in world_pile.cpp), run until settled (long enough for the top
 // row to fall to the floor, plus a second, then until the mean squared speed is below 1e-6, at
-// rest, for at most a simulated minute) before timing. Settling 10 000 circles takes seconds, 100
-// 000 a minute or two; the 1 000 000-circle pile, some 600 rows deep, needs more than the cap
+// rest, for at most a simulated minute) before timing. Settling 10 000 circles takes seconds,
+// 100 000 a minute or two; the 1 000 000-circle pile, some 600 rows deep, needs more than the cap
 // (SIMDCOLLIDE_BENCH_SETTLE_MINUTES=4). The larger sizes run only when a filter asks for them.
 // SIMDCOLLIDE_BENCH_SCENES=<directory> keeps settled piles there (pile-<n>-rest.bin), so that
 // each size settles once; they are
