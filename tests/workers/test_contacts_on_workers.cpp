@@ -20,6 +20,17 @@
 namespace simdcollide::testing {
 namespace {
 
+// The same impulses under the same keys, in the same order.
+void same_impulses(const std::vector<detail::carried_impulse>& l,
+                   const std::vector<detail::carried_impulse>& r) {
+    ASSERT_EQ(l.size(), r.size());
+    for (std::size_t k = 0; k < r.size(); ++k) {
+        ASSERT_TRUE(l[k].a == r[k].a && l[k].b == r[k].b && l[k].normal == r[k].normal &&
+                    l[k].tangent == r[k].tangent)
+            << k;
+    }
+}
+
 // Lists of several blocks, whose carry holds some of their keys and some that are gone.
 TEST(contacts_on_workers, are_coloured_and_carried_as_on_one) {
     const std::uint32_t circles = 20000;
@@ -123,13 +134,7 @@ TEST(contacts_on_workers, are_coloured_and_carried_as_on_one) {
         for (std::size_t p = 0; p < one.size(); ++p) {
             ASSERT_TRUE(many.normal[p] == one.normal[p] && many.tangent[p] == one.tangent[p]) << p;
         }
-        ASSERT_EQ(many_taken.pairs.size(), one_taken.pairs.size());
-        for (std::size_t k = 0; k < one_taken.pairs.size(); ++k) {
-            const detail::carried_impulse& l = many_taken.pairs[k];
-            const detail::carried_impulse& r = one_taken.pairs[k];
-            ASSERT_TRUE(l.a == r.a && l.b == r.b && l.normal == r.normal && l.tangent == r.tangent)
-                << k;
-        }
+        ASSERT_NO_FATAL_FAILURE(same_impulses(many_taken.pairs, one_taken.pairs));
     }
 }
 
@@ -183,23 +188,11 @@ TEST(contacts_on_workers, the_carry_is_renamed_and_sorted_as_on_one) {
         detail::impulse_carry carry = start;
         carry.to_circles(circle_of_slot, tasks);
         ASSERT_TRUE(carry.by_circle);
-        ASSERT_EQ(carry.pairs.size(), expected.size());
-        for (std::size_t k = 0; k < expected.size(); ++k) {
-            const detail::carried_impulse& l = carry.pairs[k];
-            const detail::carried_impulse& r = expected[k];
-            ASSERT_TRUE(l.a == r.a && l.b == r.b && l.normal == r.normal && l.tangent == r.tangent)
-                << k;
-        }
+        ASSERT_NO_FATAL_FAILURE(same_impulses(carry.pairs, expected));
         ASSERT_TRUE(std::is_sorted(carry.boxes.begin(), carry.boxes.end(), key_less));
         carry.to_slots(slot_of_circle, tasks);
         ASSERT_FALSE(carry.by_circle);
-        ASSERT_EQ(carry.pairs.size(), start.pairs.size());
-        for (std::size_t k = 0; k < start.pairs.size(); ++k) {
-            const detail::carried_impulse& l = carry.pairs[k];
-            const detail::carried_impulse& r = start.pairs[k];
-            ASSERT_TRUE(l.a == r.a && l.b == r.b && l.normal == r.normal && l.tangent == r.tangent)
-                << k;
-        }
+        ASSERT_NO_FATAL_FAILURE(same_impulses(carry.pairs, start.pairs));
         ASSERT_EQ(carry.boxes.size(), start.boxes.size());
         for (std::size_t k = 0; k < start.boxes.size(); ++k) {
             ASSERT_TRUE(carry.boxes[k].a == start.boxes[k].a &&
