@@ -81,6 +81,17 @@ std::span<const float> span_of(const py::array_t<float>& a) {
     return {a.data(), static_cast<std::size_t>(a.size())};
 }
 
+// A query's shapes as two arrays: their kinds (ShapeKind values) and indices.
+py::tuple shapes_to_arrays(const std::vector<shape_ref>& shapes) {
+    py::array_t<std::uint8_t> kinds(shapes.size());
+    py::array_t<std::uint32_t> indices(shapes.size());
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        kinds.mutable_data()[i] = static_cast<std::uint8_t>(shapes[i].kind);
+        indices.mutable_data()[i] = shapes[i].index;
+    }
+    return py::make_tuple(kinds, indices);
+}
+
 // The options as keyword arguments: each named as world_options names it.
 world_options options_from(const py::kwargs& kwargs) {
     world_options o;
@@ -183,6 +194,13 @@ boxes_arrays boxes_from(const py::handle& min_x, const py::handle& min_y, const 
 
 void bind_world(py::module_& m) {
     const py::object none = py::none();
+    py::enum_<shape_kind>(m, "ShapeKind",
+                          "The kinds of shape a World holds, as its queries order them.")
+        .value("CIRCLE", shape_kind::circle)
+        .value("STATIC_BOX", shape_kind::static_box)
+        .value("KINEMATIC_BOX", shape_kind::kinematic_box)
+        .value("DYNAMIC_BOX", shape_kind::dynamic_box)
+        .value("NONE", shape_kind::none);
     auto world =
         py::class_<world_handle>(m, "World", R"(A particle world: circles that move, static boxes,
 kinematic boxes the host moves and dynamic boxes that fall and stack, stepped in time. World(**options) takes world_options' fields as keyword arguments
@@ -365,6 +383,58 @@ number for all); returns the index of the first. A bad batch adds nothing.)")
                 R"(The dynamic boxes' arrays over the world's memory, valid until a dynamic box is
 added or removed: centres x, y and velocities vx, vy (writable, between steps), half_width,
 half_height and inverse_mass (read-only).)")
+            .def(
+                "cast_rays",
+                [](const world_handle& w, const py::handle& x, const py::handle& y,
+                   const py::handle& dx, const py::handle& dy) {
+                    w.check_idle("cast_rays");
+                    const py::array_t<float> ax = float_values(x, "x");
+                    const std::size_t n = static_cast<std::size_t>(ax.size());
+                    const py::array_t<float> ay = float_values(y, "y", n);
+                    const py::array_t<float> adx = float_values(dx, "dx", n);
+                    const py::array_t<float> ady = float_values(dy, "dy", n);
+                    py::array_t<float> fraction(n), point_x(n), point_y(n), normal_x(n),
+                        normal_y(n);
+                    py::array_t<std::uint32_t> shape(n);
+                    py::array_t<std::uint8_t> kind(n);
+                    const ray_hits_view hits(fraction.mutable_data(), point_x.mutable_data(),
+                                             point_y.mutable_data(), normal_x.mutable_data(),
+                                             normal_y.mutable_data(), shape.mutable_data(), n);
+                    w.world.cast_rays(rays_cview(ax.data(), ay.data(), adx.data(), ady.data(), n),
+                                      hits,
+                                      {reinterpret_cast<shape_kind*>(kind.mutable_data()), n});
+                    return py::module_::import("types").attr("SimpleNamespace")(
+                        py::arg("fraction") = fraction, py::arg("point_x") = point_x,
+                        py::arg("point_y") = point_y, py::arg("normal_x") = normal_x,
+                        py::arg("normal_y") = normal_y, py::arg("shape") = shape,
+                        py::arg("kind") = kind);
+                },
+                py::arg("x"), py::arg("y"), py::arg("dx"), py::arg("dy"),
+                R"(Each ray from (x, y) to (x + dx, y + dy)'s first hit among the world's circles and
+boxes: fraction along the ray (1 where it hits nothing), point, outward normal ((0, 0) for a
+ray that starts in the shape), the shape's index among its kind (0xFFFFFFFF for none) and its
+kind (a ShapeKind value).)")
+            .def(
+                "query_region",
+                [](const world_handle& w, const aabb& region) {
+                    w.check_idle("query_region");
+                    std::vector<shape_ref> found;
+                    w.world.query_region(region, found);
+                    return shapes_to_arrays(found);
+                },
+                py::arg("region"),
+                "The shapes that reach into the AABB region, as (kinds, indices) arrays: "
+                "circles, then static, kinematic and dynamic boxes, each by index.")
+            .def(
+                "query_point",
+                [](const world_handle& w, float x, float y, float distance) {
+                    w.check_idle("query_point");
+                    std::vector<shape_ref> found;
+                    w.world.query_point(x, y, distance, found);
+                    return shapes_to_arrays(found);
+                },
+                py::arg("x"), py::arg("y"), py::arg("distance") = 0.0F,
+                "The shapes within distance of the point (x, y), as query_region lists them.")
             .def("step", &world_handle::step, py::arg("dt"),
                  "Advances by dt, with the GIL released.")
             .def("__len__", [](const world_handle& w) { return w.world.size(); })

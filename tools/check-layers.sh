@@ -24,7 +24,7 @@ declare -A public=(
     [shapes.hpp]=runtime [soa.hpp]=runtime [validate.hpp]=runtime [workers.hpp]=runtime
     [containers.hpp]=runtime [version.hpp]=runtime [dispatch.hpp]=runtime
     [circle_circle.hpp]=pairwise [circle_aabb.hpp]=pairwise [box_box.hpp]=pairwise
-    [response.hpp]=pairwise [swept.hpp]=pairwise
+    [response.hpp]=pairwise [swept.hpp]=pairwise [queries.hpp]=pairwise
     [static_boxes.hpp]=broad_phase [pair_finder.hpp]=broad_phase [pair_groups.hpp]=broad_phase
     [world.hpp]=world [simdcollide.hpp]=world
 )

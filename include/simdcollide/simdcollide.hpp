@@ -9,6 +9,7 @@
 #include <simdcollide/dispatch.hpp>
 #include <simdcollide/pair_finder.hpp>
 #include <simdcollide/pair_groups.hpp>
+#include <simdcollide/queries.hpp>
 #include <simdcollide/response.hpp>
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>

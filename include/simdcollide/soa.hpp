@@ -246,6 +246,66 @@ struct impacts_view {
     explicit impacts_view(const fields& f) : impacts_view(f.time, f.normal_x, f.normal_y) {}
 };
 
+/// Read-only view of `count` rays, the input of the ray casts (queries.hpp): ray i is the
+/// segment from its origin `(x[i], y[i])` to `(x[i] + dx[i], y[i] + dy[i])`, in the length unit.
+/// The casts refuse rays that are not finite.
+struct rays_cview {
+    const float* x = nullptr;
+    const float* y = nullptr;
+    const float* dx = nullptr;
+    const float* dy = nullptr;
+    std::size_t count = 0;
+
+    constexpr rays_cview() = default;
+    /// Trusts the caller: each pointer must address `count` floats (or be null when count is 0).
+    constexpr rays_cview(const float* x_, const float* y_, const float* dx_, const float* dy_,
+                         std::size_t count_) noexcept
+        : x(x_), y(y_), dx(dx_), dy(dy_), count(count_) {}
+    /// Throws std::invalid_argument unless the four spans have the same length.
+    rays_cview(std::span<const float> x_, std::span<const float> y_, std::span<const float> dx_,
+               std::span<const float> dy_);
+    /// The fields by name: rays_cview({.x = x, .y = y, .dx = dx, .dy = dy}).
+    struct fields {
+        std::span<const float> x, y, dx, dy;
+    };
+    /// Throws std::invalid_argument unless the fields have the same length.
+    explicit rays_cview(const fields& f) : rays_cview(f.x, f.y, f.dx, f.dy) {}
+};
+
+/// The shape index of a ray that hits nothing (ray_hits_view).
+inline constexpr std::uint32_t no_shape = 0xFFFFFFFFU;
+
+/// Writable view of `count` ray hits, the output of the ray casts (queries.hpp). For a ray
+/// that hits: `fraction[i]` in [0, 1], how far along the ray the hit is; the point
+/// `(point_x[i], point_y[i])` there; the shape's outward unit normal `(normal_x[i],
+/// normal_y[i])` there ((0, 0) for a ray that starts in the shape); and `shape[i]`, the index
+/// of the shape hit. A ray that hits nothing gets fraction 1, its end as the point, normal
+/// (0, 0) and shape no_shape.
+struct ray_hits_view {
+    float* fraction = nullptr;
+    float* point_x = nullptr;
+    float* point_y = nullptr;
+    float* normal_x = nullptr;
+    float* normal_y = nullptr;
+    std::uint32_t* shape = nullptr;
+    std::size_t count = 0;
+
+    constexpr ray_hits_view() = default;
+    /// Trusts the caller: each pointer must address `count` elements (or be null when count
+    /// is 0).
+    constexpr ray_hits_view(float* fraction_, float* point_x_, float* point_y_, float* normal_x_,
+                            float* normal_y_, std::uint32_t* shape_, std::size_t count_) noexcept
+        : fraction(fraction_), point_x(point_x_), point_y(point_y_), normal_x(normal_x_),
+          normal_y(normal_y_), shape(shape_), count(count_) {}
+    /// The fields by name: ray_hits_view({.fraction = f, ..., .shape = s}).
+    struct fields {
+        std::span<float> fraction, point_x, point_y, normal_x, normal_y;
+        std::span<std::uint32_t> shape;
+    };
+    /// Throws std::invalid_argument unless the fields have the same length.
+    explicit ray_hits_view(const fields& f);
+};
+
 /// View of `count` moving circles: centres `(x, y)` and velocities `(vx, vy)` that kernels
 /// write in place, radii and inverse masses (`inverse_mass == 0`: static, infinite mass;
 /// valid input has `inverse_mass >= 0` and finite). Each kernel says which fields it reads

@@ -9,6 +9,7 @@
 // to different bits (the same physics).
 #pragma once
 
+#include <simdcollide/queries.hpp>
 #include <simdcollide/shapes.hpp>
 #include <simdcollide/soa.hpp>
 #include <simdcollide/static_boxes.hpp>
@@ -74,6 +75,17 @@ struct dynamic_boxes_view {
     float* vx = nullptr;
     float* vy = nullptr;
     std::size_t count = 0;
+};
+
+/// The kinds of shape a world holds, in the order its queries list them.
+enum class shape_kind : std::uint8_t { circle, static_box, kinematic_box, dynamic_box, none };
+
+/// A shape of a world: its kind and its index among the shapes of that kind (the index that
+/// particles(), boxes(), kinematic_box_at and dynamic_box_at take).
+struct shape_ref {
+    shape_kind kind = shape_kind::none;
+    std::uint32_t index = no_shape;
+    friend bool operator==(const shape_ref&, const shape_ref&) = default;
 };
 
 /// Owns circles (position, radius, inverse mass, velocity), static boxes, kinematic boxes and
@@ -168,6 +180,21 @@ public:
     /// std::invalid_argument unless dt is finite, at most max_time_step, dt / substeps at least
     /// min_substep, and every kinematic box's move stays finite.
     void step(float dt);
+
+    /// Each ray's first hit among every circle and box the world holds, as they are now
+    /// (docs/behaviour.md "Ray casts"): the hit into `hits` (its index among the shapes of its
+    /// kind), the kind into `kinds` (shape_kind::none where it hits nothing). Returns how many
+    /// rays hit. Runs on the world's workers. Throws std::invalid_argument as cast_rays
+    /// (queries.hpp) does, or unless `kinds` has the rays' count, before writing anything.
+    std::size_t cast_rays(rays_cview rays, ray_hits_view hits, std::span<shape_kind> kinds) const;
+    /// Replaces `out` with every shape that reaches into `region` (touching counts): circles,
+    /// then static, kinematic and dynamic boxes, each kind in ascending index. Returns how
+    /// many. Throws std::invalid_argument unless the region is a valid box.
+    std::size_t query_region(const aabb& region, std::vector<shape_ref>& out) const;
+    /// Replaces `out` with every shape within `distance` of the point (x, y) (0: the shapes the
+    /// point is in, their boundary included), in the order of query_region. Throws
+    /// std::invalid_argument unless the point is finite and distance finite and >= 0.
+    std::size_t query_point(float x, float y, float distance, std::vector<shape_ref>& out) const;
 
     [[nodiscard]] std::size_t size() const noexcept;
     /// The world's own arrays, to read or edit between steps; add_circle invalidates it.

@@ -93,6 +93,21 @@ struct world_kernels_table {
     float (*fastest)(particles_view);
 };
 
+struct query_kernels_table {
+    /// Every ray against every circle, or every box: each ray's earliest hit (the lowest
+    /// index on a tie) into the hits. Returns the number of rays that hit.
+    std::size_t (*ray_circles)(rays_cview, circles_cview, ray_hits_view);
+    std::size_t (*ray_boxes)(rays_cview, aabbs_view, ray_hits_view);
+    /// One byte a shape into `mask` (1: the region or the point reaches it); returns how
+    /// many it reaches.
+    std::size_t (*circles_in_region)(circles_cview, aabb region, std::uint8_t* mask);
+    std::size_t (*circles_near_point)(circles_cview, float x, float y, float distance,
+                                      std::uint8_t* mask);
+    std::size_t (*boxes_in_region)(aabbs_view, aabb region, std::uint8_t* mask);
+    std::size_t (*boxes_near_point)(aabbs_view, float x, float y, float distance,
+                                    std::uint8_t* mask);
+};
+
 struct kernel_table {
     isa id;
     circle_aabb_kernels_table circle_aabb;
@@ -101,6 +116,7 @@ struct kernel_table {
     response_kernels_table response;
     swept_kernels_table swept;
     world_kernels_table world;
+    query_kernels_table queries;
 };
 
 /// The reference implementation's table (kernels/pairwise/reference/).

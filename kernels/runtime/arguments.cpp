@@ -30,13 +30,17 @@ void require_fields(const char* kernel, const char* what, std::size_t count,
 }
 
 void require_apart(const char* kernel, std::initializer_list<array_use> arrays, in_place same) {
-    for (const array_use* w = arrays.begin(); w != arrays.end(); ++w) {
+    require_apart(kernel, std::span<const array_use>(arrays.begin(), arrays.size()), same);
+}
+
+void require_apart(const char* kernel, std::span<const array_use> arrays, in_place same) {
+    for (const array_use* w = arrays.data(); w != arrays.data() + arrays.size(); ++w) {
         if (!w->written || w->data == nullptr || w->count == 0) {
             continue;
         }
         const auto w_begin = reinterpret_cast<std::uintptr_t>(w->data);
         const std::uintptr_t w_end = w_begin + w->count * w->element_bytes;
-        for (const array_use* o = arrays.begin(); o != arrays.end(); ++o) {
+        for (const array_use* o = arrays.data(); o != arrays.data() + arrays.size(); ++o) {
             if (o == w || o->data == nullptr || o->count == 0 || (o->written && o < w)) {
                 continue; // two written arrays are compared once
             }

@@ -47,6 +47,7 @@ enum class in_place { allowed, refused };
 /// allows it. Otherwise the results would depend on the order of the writes, which differs
 /// between instruction sets. O(arrays^2): a few dozen comparisons, whatever the counts.
 void require_apart(const char* kernel, std::initializer_list<array_use> arrays, in_place same);
+void require_apart(const char* kernel, std::span<const array_use> arrays, in_place same);
 
 /// A contact margin must be finite and >= 0.
 void require_margin(const char* kernel, float margin);

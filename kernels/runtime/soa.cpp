@@ -70,6 +70,23 @@ impacts_view::impacts_view(std::span<float> time_, std::span<float> normal_x_,
                                            {"normal_x", normal_x_.size()},
                                            {"normal_y", normal_y_.size()}})) {}
 
+rays_cview::rays_cview(std::span<const float> x_, std::span<const float> y_,
+                       std::span<const float> dx_, std::span<const float> dy_)
+    : x(x_.data()), y(y_.data()), dx(dx_.data()), dy(dy_.data()),
+      count(common_length(
+          "rays_cview",
+          {{"x", x_.size()}, {"y", y_.size()}, {"dx", dx_.size()}, {"dy", dy_.size()}})) {}
+
+ray_hits_view::ray_hits_view(const fields& f)
+    : fraction(f.fraction.data()), point_x(f.point_x.data()), point_y(f.point_y.data()),
+      normal_x(f.normal_x.data()), normal_y(f.normal_y.data()), shape(f.shape.data()),
+      count(common_length("ray_hits_view", {{"fraction", f.fraction.size()},
+                                            {"point_x", f.point_x.size()},
+                                            {"point_y", f.point_y.size()},
+                                            {"normal_x", f.normal_x.size()},
+                                            {"normal_y", f.normal_y.size()},
+                                            {"shape", f.shape.size()}})) {}
+
 contacts_view::contacts_view(std::span<float> normal_x_, std::span<float> normal_y_,
                              std::span<float> depth_, std::span<float> point_x_,
                              std::span<float> point_y_)

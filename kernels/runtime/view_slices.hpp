@@ -40,6 +40,18 @@ template <class T>
 [[nodiscard]] inline points_view slice(points_view p, std::size_t begin, std::size_t end) {
     return {from(p.x, begin), from(p.y, begin), end - begin};
 }
+[[nodiscard]] inline rays_cview slice(rays_cview r, std::size_t begin, std::size_t end) {
+    return {from(r.x, begin), from(r.y, begin), from(r.dx, begin), from(r.dy, begin), end - begin};
+}
+[[nodiscard]] inline ray_hits_view slice(ray_hits_view h, std::size_t begin, std::size_t end) {
+    return {from(h.fraction, begin),
+            from(h.point_x, begin),
+            from(h.point_y, begin),
+            from(h.normal_x, begin),
+            from(h.normal_y, begin),
+            from(h.shape, begin),
+            end - begin};
+}
 [[nodiscard]] inline contacts_view slice(contacts_view c, std::size_t begin, std::size_t end) {
     return {from(c.normal_x, begin), from(c.normal_y, begin), from(c.depth, begin),
             from(c.point_x, begin),  from(c.point_y, begin),  end - begin};

@@ -171,6 +171,17 @@ dynamic_boxes_view particle_world::dynamic_boxes() noexcept {
 void particle_world::step(float dt) {
     state_->step(dt);
 }
+std::size_t particle_world::cast_rays(rays_cview rays, ray_hits_view hits,
+                                      std::span<shape_kind> kinds) const {
+    return state_->cast_rays(rays, hits, kinds);
+}
+std::size_t particle_world::query_region(const aabb& region, std::vector<shape_ref>& out) const {
+    return state_->query_region(region, out);
+}
+std::size_t particle_world::query_point(float x, float y, float distance,
+                                        std::vector<shape_ref>& out) const {
+    return state_->query_point(x, y, distance, out);
+}
 std::size_t particle_world::size() const noexcept {
     return state_->size();
 }

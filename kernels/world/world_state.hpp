@@ -62,6 +62,9 @@ public:
     [[nodiscard]] particle_world::dynamic_box dynamic_box_at(std::size_t index) const;
     [[nodiscard]] dynamic_boxes_view dynamic_boxes() noexcept;
     void step(float dt);
+    std::size_t cast_rays(rays_cview rays, ray_hits_view hits, std::span<shape_kind> kinds) const;
+    std::size_t query_region(const aabb& region, std::vector<shape_ref>& out) const;
+    std::size_t query_point(float x, float y, float distance, std::vector<shape_ref>& out) const;
     [[nodiscard]] std::size_t size() const noexcept { return circles_.size(); }
     [[nodiscard]] particles_view particles() noexcept;
     [[nodiscard]] const static_box_grid& boxes() const noexcept { return boxes_.grid; }

@@ -155,6 +155,45 @@ def test_a_kinematic_paddle_pushes_a_circle_and_bad_boxes_are_refused():
     assert w.kinematic_box_count == 0
 
 
+def test_rays_and_queries_find_the_worlds_shapes_by_kind():
+    w = sc.World(gravity_y=0.0)
+    w.set_boxes([-1.0], [-1.0], [10.0], [0.0])
+    w.add_circle(2.0, 1.0, 0.5)
+    w.add_circle(5.0, 1.0, 0.5)
+    w.add_kinematic_box(sc.AABB(7.0, 0.5, 8.0, 1.5))
+    w.add_dynamic_box(sc.AABB(3.0, 4.0, 4.0, 5.0), 1.0)
+    hits = w.cast_rays(
+        x=[0.0, 5.0, 6.0, 3.5, 20.0],
+        y=[1.0, 3.0, 1.0, 8.0, 20.0],
+        dx=[10.0, 0.0, 5.0, 0.0, 1.0],
+        dy=[0.0, -5.0, 0.0, -4.0, 0.0],
+    )
+    assert list(hits.kind) == [
+        int(sc.ShapeKind.CIRCLE),
+        int(sc.ShapeKind.CIRCLE),
+        int(sc.ShapeKind.KINEMATIC_BOX),
+        int(sc.ShapeKind.DYNAMIC_BOX),
+        int(sc.ShapeKind.NONE),
+    ]
+    assert list(hits.shape[:4]) == [0, 1, 0, 0]
+    assert hits.shape[4] == 0xFFFFFFFF
+    assert hits.fraction[0] == pytest.approx(0.15)
+    assert (hits.normal_x[0], hits.normal_y[0]) == pytest.approx((-1.0, 0.0))
+    assert hits.point_y[1] == pytest.approx(1.5)
+    assert hits.fraction[3] == pytest.approx(0.75)
+    assert hits.fraction[4] == 1.0
+    kinds, indices = w.query_region(sc.AABB(1.0, -0.5, 3.5, 4.0))
+    assert list(kinds) == [int(sc.ShapeKind.CIRCLE), int(sc.ShapeKind.STATIC_BOX),
+                           int(sc.ShapeKind.DYNAMIC_BOX)]
+    assert list(indices) == [0, 0, 0]
+    kinds, indices = w.query_point(5.0, 1.0)
+    assert list(kinds) == [int(sc.ShapeKind.CIRCLE)] and list(indices) == [1]
+    with pytest.raises(ValueError, match="ray 0"):
+        w.cast_rays([np.nan], [0.0], [1.0], [0.0])
+    with pytest.raises(ValueError, match="distance"):
+        w.query_point(0.0, 0.0, -1.0)
+
+
 def crate_stack(count=6):
     """Crates 1 wide and 0.5 high stacked a little apart above the floor of scene(), some
     heavier, one moving: min_x, min_y, max_x, max_y, inverse_mass, vx, vy."""

@@ -372,6 +372,50 @@ TEST_P(batch_workers, push_out_all_and_sweep_all_give_the_bits_without_workers) 
     }
 }
 
+// Rays over circles and boxes: each worker takes blocks of rays.
+TEST_P(batch_workers, ray_casts_give_the_bits_without_workers) {
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<float> unit(0.0F, 1.0F);
+    const std::size_t n = 3000; // a dozen blocks of rays
+    circle_set circles;
+    aabb_set boxes;
+    for (std::size_t k = 0; k < 300; ++k) {
+        circles.push_back({50.0F * unit(rng), 50.0F * unit(rng), 0.1F + unit(rng)});
+        boxes.push_back(aabb::from_origin_size(50.0F * unit(rng), 50.0F * unit(rng),
+                                               0.2F + 2.0F * unit(rng), 0.2F + 2.0F * unit(rng)));
+    }
+    std::vector<float> x, y, dx, dy;
+    for (std::size_t i = 0; i < n; ++i) {
+        x.push_back(50.0F * unit(rng));
+        y.push_back(50.0F * unit(rng));
+        dx.push_back(40.0F * unit(rng) - 20.0F);
+        dy.push_back(40.0F * unit(rng) - 20.0F);
+    }
+    const rays_cview rays(x, y, dx, dy);
+    for (const bool against_boxes : {false, true}) {
+        expect_same_on_workers(
+            against_boxes ? "cast_rays, boxes" : "cast_rays, circles", [&](const workers* w) {
+                std::vector<float> f(n), px(n), py(n), nx(n), ny(n);
+                std::vector<std::uint32_t> shape(n);
+                const ray_hits_view hits({f, px, py, nx, ny, shape});
+                std::size_t hit = 0;
+                if (against_boxes) {
+                    hit = w != nullptr ? cast_rays(rays, boxes.view(), hits, *w)
+                                       : cast_rays(rays, boxes.view(), hits);
+                } else {
+                    hit = w != nullptr ? cast_rays(rays, circles.view(), hits, *w)
+                                       : cast_rays(rays, circles.view(), hits);
+                }
+                outputs o(shape.begin(), shape.end());
+                o.push_back(static_cast<std::uint32_t>(hit));
+                for (const auto* v : {&f, &px, &py, &nx, &ny}) {
+                    add_bits(o, v->data(), n);
+                }
+                return o;
+            });
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(every_isa, batch_workers, ::testing::ValuesIn(compiled_isas()),
                          isa_test_name);
 

@@ -29,6 +29,10 @@ namespace simdcollide::detail::reference_impl {
 #include "pairwise/reference/response.inl"
 #include "pairwise/reference/swept.inl"
 #include "pairwise/reference/world.inl"
+
+// After swept.inl, whose slabs and unit vectors the rays use.
+#include "pairwise/reference/rays.inl"
+#include "pairwise/reference/regions.inl"
 } // namespace simdcollide::detail::reference_impl
 
 namespace simdcollide::detail {
@@ -78,6 +82,14 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::separate_in_order_loop,
             &reference_impl::permute_loop,
             &reference_impl::fastest_loop,
+        },
+        {
+            &reference_impl::ray_circles_loop,
+            &reference_impl::ray_boxes_loop,
+            &reference_impl::circles_in_region_loop,
+            &reference_impl::circles_near_point_loop,
+            &reference_impl::boxes_in_region_loop,
+            &reference_impl::boxes_near_point_loop,
         },
     };
     return table;

@@ -8,6 +8,8 @@
 #include "pairwise/simd/circle_aabb.hpp"
 #include "pairwise/simd/circle_circle.hpp"
 #include "pairwise/simd/isa_of.hpp"
+#include "pairwise/simd/rays.hpp"
+#include "pairwise/simd/regions.hpp"
 #include "pairwise/simd/response.hpp"
 #include "pairwise/simd/separate_in_order.hpp"
 #include "pairwise/simd/swept.hpp"
@@ -65,6 +67,14 @@ const kernel_table& simd_table() noexcept {
             &simd::in_order<World>::separate_in_order,
             &simd::world_circles<Arch>::permute,
             &simd::world_circles<Arch>::fastest,
+        },
+        {
+            &simd::rays<Arch>::ray_circles,
+            &simd::rays<Arch>::ray_boxes,
+            &simd::regions<Arch>::circles_in_region,
+            &simd::regions<Arch>::circles_near_point,
+            &simd::regions<Arch>::boxes_in_region,
+            &simd::regions<Arch>::boxes_near_point,
         },
     };
     return table;

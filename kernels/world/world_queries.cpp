@@ -1,0 +1,140 @@
+// The world's ray casts and region and point queries (docs/behaviour.md "Ray casts" and
+// "Region and point queries"): the batch queries of queries.hpp over each kind of shape the
+// world holds, as it is between steps, merged in the order of shape_kind.
+#include "world/world_state.hpp"
+
+#include "pairwise/kernel_table.hpp"
+#include "pairwise/query_runs.hpp"
+#include "runtime/tasks.hpp"
+
+#include <simdcollide/queries.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace simdcollide {
+
+namespace {
+
+// The dynamic boxes' bounds now (kept as centre and half-size), as a box set.
+aabb_set bounds_of(const detail::dynamic_boxes& dynamic) {
+    aabb_set out;
+    for (std::size_t i = 0; i < dynamic.count(); ++i) {
+        out.push_back(dynamic.bounds(i));
+    }
+    return out;
+}
+
+// Appends `indices` to `out` as shapes of `kind`.
+void add_shapes(shape_kind kind, const std::vector<std::uint32_t>& indices,
+                std::vector<shape_ref>& out) {
+    for (const std::uint32_t i : indices) {
+        out.push_back({kind, i});
+    }
+}
+
+} // namespace
+
+std::size_t detail::world_state::cast_rays(rays_cview rays, ray_hits_view hits,
+                                           std::span<shape_kind> kinds) const {
+    if (kinds.size() != rays.count) {
+        throw std::invalid_argument("simdcollide::particle_world::cast_rays: kinds has " +
+                                    std::to_string(kinds.size()) + " elements but rays has " +
+                                    std::to_string(rays.count));
+    }
+    const kernel_table& t = active_table();
+    const detail::task_runner run{tasks_, static_cast<std::size_t>(options_.workers)};
+    // Circles first, straight into the caller's hits: this call checks the rays and the hits
+    // before anything is written.
+    const circles_cview circles{circles_.x.data(), circles_.y.data(), circles_.radius.data(),
+                                size()};
+    cast_rays_with(t, rays, circles, hits, run);
+    for (std::size_t i = 0; i < rays.count; ++i) {
+        kinds[i] = hits.shape[i] == no_shape ? shape_kind::none : shape_kind::circle;
+    }
+
+    const std::size_t n = rays.count;
+    std::vector<float> fraction(n), point_x(n), point_y(n), normal_x(n), normal_y(n);
+    std::vector<std::uint32_t> shape(n);
+    const ray_hits_view other({fraction, point_x, point_y, normal_x, normal_y, shape});
+    // A later kind's hit replaces an earlier one's only where it comes strictly first.
+    const auto merge = [&](shape_kind kind) {
+        for (std::size_t i = 0; i < n; ++i) {
+            if (shape[i] == no_shape ||
+                (hits.shape[i] != no_shape && !(fraction[i] < hits.fraction[i]))) {
+                continue;
+            }
+            hits.fraction[i] = fraction[i];
+            hits.point_x[i] = point_x[i];
+            hits.point_y[i] = point_y[i];
+            hits.normal_x[i] = normal_x[i];
+            hits.normal_y[i] = normal_y[i];
+            hits.shape[i] = shape[i];
+            kinds[i] = kind;
+        }
+    };
+    const kinematic_boxes& k = kinematic_;
+    const aabb_set dynamic = bounds_of(dynamic_);
+    const aabbs_view boxes_of_kind[] = {
+        boxes().boxes(),
+        {k.min_x.data(), k.min_y.data(), k.max_x.data(), k.max_y.data(), k.count()},
+        dynamic.view()};
+    const shape_kind kind_of[] = {shape_kind::static_box, shape_kind::kinematic_box,
+                                  shape_kind::dynamic_box};
+    for (int kind = 0; kind < 3; ++kind) {
+        if (boxes_of_kind[kind].count > 0) {
+            cast_rays_with(t, rays, boxes_of_kind[kind], other, run);
+            merge(kind_of[kind]);
+        }
+    }
+    std::size_t hit = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        hit += kinds[i] != shape_kind::none ? 1 : 0;
+    }
+    return hit;
+}
+
+std::size_t detail::world_state::query_region(const aabb& region,
+                                              std::vector<shape_ref>& out) const {
+    const circles_cview circles{circles_.x.data(), circles_.y.data(), circles_.radius.data(),
+                                size()};
+    std::vector<std::uint32_t> found;
+    circles_in_region(circles, region, found); // checks the region
+    out.clear();
+    add_shapes(shape_kind::circle, found, out);
+    const kinematic_boxes& k = kinematic_;
+    const aabb_set dynamic = bounds_of(dynamic_);
+    boxes_in_region(boxes().boxes(), region, found);
+    add_shapes(shape_kind::static_box, found, out);
+    boxes_in_region({k.min_x.data(), k.min_y.data(), k.max_x.data(), k.max_y.data(), k.count()},
+                    region, found);
+    add_shapes(shape_kind::kinematic_box, found, out);
+    boxes_in_region(dynamic.view(), region, found);
+    add_shapes(shape_kind::dynamic_box, found, out);
+    return out.size();
+}
+
+std::size_t detail::world_state::query_point(float x, float y, float distance,
+                                             std::vector<shape_ref>& out) const {
+    const circles_cview circles{circles_.x.data(), circles_.y.data(), circles_.radius.data(),
+                                size()};
+    std::vector<std::uint32_t> found;
+    circles_near_point(circles, x, y, distance, found); // checks the point and distance
+    out.clear();
+    add_shapes(shape_kind::circle, found, out);
+    const kinematic_boxes& k = kinematic_;
+    const aabb_set dynamic = bounds_of(dynamic_);
+    boxes_near_point(boxes().boxes(), x, y, distance, found);
+    add_shapes(shape_kind::static_box, found, out);
+    boxes_near_point({k.min_x.data(), k.min_y.data(), k.max_x.data(), k.max_y.data(), k.count()}, x,
+                     y, distance, found);
+    add_shapes(shape_kind::kinematic_box, found, out);
+    boxes_near_point(dynamic.view(), x, y, distance, found);
+    add_shapes(shape_kind::dynamic_box, found, out);
+    return out.size();
+}
+
+} // namespace simdcollide
