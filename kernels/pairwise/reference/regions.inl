@@ -45,7 +45,8 @@ inline std::size_t boxes_near_point_loop(simdcollide::aabbs_view b, float px, fl
                                          float distance, std::uint8_t* mask) {
     std::size_t reached = 0;
     for (std::size_t i = 0; i < b.count; ++i) {
-        const float d2 = distance_squared_of(px, py, b.min_x[i], b.min_y[i], b.max_x[i], b.max_y[i]);
+        const float d2 =
+            distance_squared_of(px, py, b.min_x[i], b.min_y[i], b.max_x[i], b.max_y[i]);
         const bool in = d2 <= distance * distance;
         mask[i] = in ? 1 : 0;
         reached += in ? 1 : 0;
