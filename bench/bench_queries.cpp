@@ -6,6 +6,11 @@
 #include "bench_support.hpp"
 
 #include <simdcollide/queries.hpp>
+#include <simdcollide/world.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
 
 #include <map>
 #include <memory>
@@ -131,6 +136,91 @@ bool register_all() {
 }
 
 const bool registered = register_all();
+
+} // namespace
+} // namespace simdcollide::bench
+
+namespace simdcollide::bench {
+namespace {
+
+// world/cast_rays/<impl>/<n>: 100 000 rays into a world of n circles of radius 0.1 to 0.2 on
+// a jittered lattice (as packed as a pile), with a floor and walls; each ray starts anywhere
+// over the circles' bounds and runs a quarter of their width in any direction. Items are
+// rays. <impl>: the reference or the dispatched kernels (set_isa).
+struct world_ray_scene {
+    explicit world_ray_scene(std::size_t n) {
+        const auto side = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(n))));
+        const float width = 0.4F * static_cast<float>(side);
+        aabb_set walls;
+        walls.push_back(aabb::from_min_max(-1.0F, -1.0F, width + 1.0F, 0.0F));
+        walls.push_back(aabb::from_min_max(-1.0F, 0.0F, 0.0F, width));
+        walls.push_back(aabb::from_min_max(width, 0.0F, width + 1.0F, width));
+        world.set_boxes(walls.view());
+        std::mt19937 rng(static_cast<std::uint32_t>(n));
+        std::uniform_real_distribution<float> jitter(-0.05F, 0.05F);
+        std::uniform_real_distribution<float> radius(0.1F, 0.2F);
+        for (std::size_t i = 0; i < n; ++i) {
+            world.add_circle({0.2F + 0.4F * static_cast<float>(i % side) + jitter(rng),
+                              0.2F + 0.4F * static_cast<float>(i / side) + jitter(rng),
+                              radius(rng)},
+                             1.0F);
+        }
+        std::uniform_real_distribution<float> coord(0.0F, width);
+        std::uniform_real_distribution<float> angle(0.0F, 6.2831853F);
+        for (std::size_t i = 0; i < rays; ++i) {
+            const float a = angle(rng);
+            x.push_back(coord(rng));
+            y.push_back(coord(rng));
+            dx.push_back(0.25F * width * std::cos(a));
+            dy.push_back(0.25F * width * std::sin(a));
+        }
+        for (std::vector<float>* f : {&fraction, &point_x, &point_y, &normal_x, &normal_y}) {
+            f->resize(rays);
+        }
+        shape.resize(rays);
+        kind.resize(rays);
+    }
+    static constexpr std::size_t rays = 100000;
+    particle_world world;
+    std::vector<float> x, y, dx, dy, fraction, point_x, point_y, normal_x, normal_y;
+    std::vector<std::uint32_t> shape;
+    std::vector<shape_kind> kind;
+};
+
+void world_rays(benchmark::State& state, isa which, std::size_t n) {
+    static std::map<std::size_t, std::unique_ptr<world_ray_scene>> scenes;
+    std::unique_ptr<world_ray_scene>& s = scenes[n];
+    if (!s) {
+        s = std::make_unique<world_ray_scene>(n);
+    }
+    set_isa(which);
+    const rays_cview rays(s->x, s->y, s->dx, s->dy);
+    const ray_hits_view hits(
+        {s->fraction, s->point_x, s->point_y, s->normal_x, s->normal_y, s->shape});
+    std::size_t hit = 0;
+    for (auto _ : state) {
+        hit = s->world.cast_rays(rays, hits, s->kind);
+        benchmark::ClobberMemory();
+    }
+    reset_isa();
+    state.counters["hit_fraction"] =
+        static_cast<double>(hit) / static_cast<double>(world_ray_scene::rays);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * world_ray_scene::rays));
+}
+
+bool register_world() {
+    for (const std::size_t n : {std::size_t{10000}, std::size_t{100000}}) {
+        for (const isa which : {isa::reference, best_isa()}) {
+            const std::string name = std::string("world/cast_rays/") +
+                                     (which == isa::reference ? "reference" : "dispatch") + "/" +
+                                     std::to_string(n);
+            benchmark::RegisterBenchmark(name.c_str(), world_rays, which, n);
+        }
+    }
+    return true;
+}
+
+const bool world_registered = register_world();
 
 } // namespace
 } // namespace simdcollide::bench

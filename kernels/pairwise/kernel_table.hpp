@@ -93,11 +93,28 @@ struct world_kernels_table {
     float (*fastest)(particles_view);
 };
 
+/// One ray's first hit so far among circles met in any order: the earliest entry time, the
+/// lowest circle index on a tie (no_shape and +inf before any), whether the ray starts in
+/// that circle, and the ray's origin relative to its centre (for the normal).
+struct ray_best {
+    float time = __builtin_inff();
+    std::uint32_t shape = no_shape;
+    bool inside = false;
+    float mx = 0.0F;
+    float my = 0.0F;
+};
+
 struct query_kernels_table {
     /// Every ray against every circle, or every box: each ray's earliest hit (the lowest
     /// index on a tie) into the hits. Returns the number of rays that hit.
     std::size_t (*ray_circles)(rays_cview, circles_cview, ray_hits_view);
     std::size_t (*ray_boxes)(rays_cview, aabbs_view, ray_hits_view);
+    /// The ray from (ox, oy) by (dx, dy) against circles [0, count) of the arrays (index: each
+    /// circle's own index): `best` takes any that the ray enters earlier, or as early with a
+    /// lower index.
+    void (*ray_circle_run)(float ox, float oy, float dx, float dy, const float* x, const float* y,
+                           const float* radius, const std::uint32_t* index, std::size_t count,
+                           ray_best& best);
     /// One byte a shape into `mask` (1: the region or the point reaches it); returns how
     /// many it reaches.
     std::size_t (*circles_in_region)(circles_cview, aabb region, std::uint8_t* mask);

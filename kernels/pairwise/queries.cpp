@@ -69,6 +69,10 @@ void check_rays(rays_cview r, ray_hits_view h, std::initializer_list<detail::arr
 
 } // namespace
 
+void detail::check_ray_cast(rays_cview rays, ray_hits_view hits) {
+    check_rays(rays, hits, {});
+}
+
 std::size_t detail::cast_rays_with(const kernel_table& t, rays_cview r, circles_cview c,
                                    ray_hits_view h, const task_runner& run) {
     detail::require_fields("cast_rays", "circles", c.count, {c.x, c.y, c.radius});

@@ -3,6 +3,7 @@
 // world holds, as it is between steps, merged in the order of shape_kind.
 #include "world/world_state.hpp"
 
+#include "broad_phase/ray_grid.hpp"
 #include "pairwise/kernel_table.hpp"
 #include "pairwise/query_runs.hpp"
 #include "runtime/tasks.hpp"
@@ -45,13 +46,14 @@ std::size_t detail::world_state::cast_rays(rays_cview rays, ray_hits_view hits,
                                     std::to_string(kinds.size()) + " elements but rays has " +
                                     std::to_string(rays.count));
     }
+    check_ray_cast(rays, hits);
     const kernel_table& t = active_table();
     const detail::task_runner run{tasks_, static_cast<std::size_t>(options_.workers)};
-    // Circles first, straight into the caller's hits: this call checks the rays and the hits
-    // before anything is written.
+    // Circles through a grid built over them as they are, straight into the caller's hits.
     const circles_cview circles{circles_.x.data(), circles_.y.data(), circles_.radius.data(),
                                 size()};
-    cast_rays_with(t, rays, circles, hits, run);
+    const circle_ray_grid grid(circles);
+    grid.cast_all(t, rays, hits, run);
     for (std::size_t i = 0; i < rays.count; ++i) {
         kinds[i] = hits.shape[i] == no_shape ? shape_kind::none : shape_kind::circle;
     }

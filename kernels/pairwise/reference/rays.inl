@@ -154,3 +154,18 @@ inline std::size_t ray_boxes_loop(simdcollide::rays_cview rays, simdcollide::aab
     }
     return hits;
 }
+
+// One ray against a run of circles met in any order (a cell of a grid): the earliest entry,
+// the lowest index on a tie, as the loop above finds it over circles in ascending index.
+inline void ray_circle_run_loop(float ox, float oy, float dx, float dy, const float* x,
+                                const float* y, const float* radius, const std::uint32_t* index,
+                                std::size_t count, simdcollide::detail::ray_best& best) {
+    for (std::size_t k = 0; k < count; ++k) {
+        const float mx = ox - x[k];
+        const float my = oy - y[k];
+        const ray_entry e = ray_circle_entry(mx, my, dx, dy, radius[k]);
+        if (e.hit && (e.time < best.time || (e.time == best.time && index[k] < best.shape))) {
+            best = {e.time, index[k], e.inside, mx, my};
+        }
+    }
+}

@@ -114,6 +114,57 @@ struct rays {
         });
     }
 
+    // reference ray_circle_run_loop: W circles at a time, the lanes that hit compared with
+    // the best one by one, in lane order (the order does not matter: the earliest time and
+    // then the lowest index win whatever the order).
+    static void ray_circle_run(float ox, float oy, float dx, float dy, const float* x,
+                               const float* y, const float* radius, const std::uint32_t* index,
+                               std::size_t count, detail::ray_best& best) {
+        constexpr std::size_t width = F::size;
+        const F OX(ox);
+        const F OY(oy);
+        const F DX(dx);
+        const F DY(dy);
+        for (std::size_t k = 0; k < count; k += width) {
+            const std::size_t n = count - k < width ? count - k : width;
+            F cx, cy, cr;
+            if (n == width) {
+                cx = F::load_unaligned(x + k);
+                cy = F::load_unaligned(y + k);
+                cr = F::load_unaligned(radius + k);
+            } else {
+                const tail_block<Arch> tail{k, n};
+                cx = tail.load(x);
+                cy = tail.load(y);
+                cr = tail.load(radius);
+            }
+            const F mx = OX - cx;
+            const F my = OY - cy;
+            const ray_entry e = ray_circle_entry(mx, my, DX, DY, cr);
+            std::uint32_t hits = lane_bits<Arch>(e.hit);
+            if (n < width) {
+                hits &= (1U << n) - 1U;
+            }
+            if (hits == 0) {
+                continue;
+            }
+            alignas(64) float time[width];
+            alignas(64) float lane_mx[width];
+            alignas(64) float lane_my[width];
+            e.time.store_aligned(time);
+            mx.store_aligned(lane_mx);
+            my.store_aligned(lane_my);
+            const std::uint32_t inside = lane_bits<Arch>(e.inside);
+            for (; hits != 0; hits &= hits - 1U) {
+                const auto j = static_cast<std::size_t>(__builtin_ctz(hits));
+                const std::uint32_t shape = index[k + j];
+                if (time[j] < best.time || (time[j] == best.time && shape < best.shape)) {
+                    best = {time[j], shape, ((inside >> j) & 1U) != 0, lane_mx[j], lane_my[j]};
+                }
+            }
+        }
+    }
+
     static std::size_t ray_boxes(rays_cview r, aabbs_view b, ray_hits_view out) {
         return for_each_block_storing<Arch>(out.fraction, r.count, [=](const auto& block) {
             const F ox = block.load(r.x);

@@ -1,0 +1,56 @@
+// A grid of circles for ray casts (docs/world-design.md, "Queries"): built over the circles
+// as they are, then each ray walks the cells along its path and tests only their circles,
+// with the result of testing every circle (the earliest hit, the lowest index on a tie).
+#pragma once
+
+#include "pairwise/kernel_table.hpp"
+#include "runtime/tasks.hpp"
+
+#include <simdcollide/soa.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace simdcollide::detail {
+
+class circle_ray_grid {
+public:
+    /// Sorts `circles` into cells of about eight circles each; a circle wider than a cell or
+    /// not finite goes to a list every ray tests instead.
+    explicit circle_ray_grid(circles_cview circles);
+
+    /// Every ray against every circle, each ray's hit into `hits` as cast_rays (queries.hpp)
+    /// writes it, on `run`'s workers. The rays are taken in the order of the cells they start
+    /// in, so that rays near one another share what the cache holds.
+    void cast_all(const kernel_table& t, rays_cview rays, ray_hits_view hits,
+                  const task_runner& run) const;
+
+    /// The ray from (ox, oy) by (dx, dy) against every circle, through `t`'s run kernel:
+    /// `best` as ray_circle_run over all of them in one run would leave it.
+    void cast(const kernel_table& t, float ox, float oy, float dx, float dy, ray_best& best) const;
+
+private:
+    // The cells' walk along the segment, within the grid.
+    void walk(const kernel_table& t, float ox, float oy, float dx, float dy, ray_best& best) const;
+
+    circles_cview all_; // every circle, for the rays too long or far for the walk's bound
+    std::vector<std::uint32_t> all_index_;
+    double origin_x_ = 0.0;
+    double origin_y_ = 0.0;
+    double cell_ = 1.0;
+    std::int64_t columns_ = 0; // 0: no circle in cells
+    std::int64_t rows_ = 0;
+    double reach_ = 0.0; // rays whose extent (see cast) is beyond this test every circle
+    std::vector<std::uint32_t> cell_start_;
+    std::vector<float> x_, y_, radius_; // each cell's circles, cell after cell
+    std::vector<std::uint32_t> index_;
+    std::vector<float> other_x_, other_y_, other_radius_; // wider than a cell, or not finite
+    std::vector<std::uint32_t> other_index_;
+};
+
+/// Hit i of `hits` from ray i's best among circles: the point, the normal and the shape, as
+/// cast_rays (queries.hpp) writes them.
+void write_ray_hit(rays_cview rays, std::size_t i, const ray_best& best, ray_hits_view hits);
+
+} // namespace simdcollide::detail
