@@ -6,11 +6,15 @@
 #include <simdcollide/box_box.hpp>
 #include <simdcollide/circle_aabb.hpp>
 #include <simdcollide/circle_circle.hpp>
+#include <simdcollide/queries.hpp>
 #include <simdcollide/response.hpp>
 #include <simdcollide/swept.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace simdcollide::python {
 
@@ -31,7 +35,12 @@ namespace {
     SIMDCOLLIDE_FORWARD(ns, push_out)                                                              \
     SIMDCOLLIDE_FORWARD(ns, separate)                                                              \
     SIMDCOLLIDE_FORWARD(ns, respond)                                                               \
-    SIMDCOLLIDE_FORWARD(ns, sweep)
+    SIMDCOLLIDE_FORWARD(ns, sweep)                                                                 \
+    SIMDCOLLIDE_FORWARD(ns, cast_rays)                                                             \
+    SIMDCOLLIDE_FORWARD(ns, circles_in_region)                                                     \
+    SIMDCOLLIDE_FORWARD(ns, circles_near_point)                                                    \
+    SIMDCOLLIDE_FORWARD(ns, boxes_in_region)                                                       \
+    SIMDCOLLIDE_FORWARD(ns, boxes_near_point)
 struct dispatched {
     SIMDCOLLIDE_KERNELS(simdcollide)
 };
@@ -414,6 +423,96 @@ void bind_sweep(py::module_& m) {
         "obstacle; time 1 and normal (0, 0) for a miss: (time, normal_x, normal_y, count).");
 }
 
+// Indices as a new uint32 array.
+py::array_t<std::uint32_t> index_array(const std::vector<std::uint32_t>& indices) {
+    py::array_t<std::uint32_t> out(indices.size());
+    std::copy(indices.begin(), indices.end(), out.mutable_data());
+    return out;
+}
+
+template <class K, class Shapes>
+void bind_queries(py::module_& m) {
+    const auto shapes_of = [](const Shapes& s) {
+        if constexpr (std::is_same_v<Shapes, circles_arrays>) {
+            return read_circles(s, "shapes");
+        } else {
+            return read_boxes(s, "shapes");
+        }
+    };
+    m.def(
+        "cast_rays",
+        [shapes_of](const py::object& x, const py::object& y, const py::object& dx,
+                    const py::object& dy, const Shapes& shapes) {
+            const std::span<float> rx = float_array(x, "x", access::read);
+            const std::size_t n = rx.size();
+            const std::span<float> ry = float_array(y, "y", access::read);
+            const std::span<float> rdx = float_array(dx, "dx", access::read);
+            const std::span<float> rdy = float_array(dy, "dy", access::read);
+            check_length(ry.size(), "y", n, "x");
+            check_length(rdx.size(), "dx", n, "x");
+            check_length(rdy.size(), "dy", n, "x");
+            const auto targets = shapes_of(shapes);
+            py::array_t<float> fraction(n), point_x(n), point_y(n), normal_x(n), normal_y(n);
+            py::array_t<std::uint32_t> shape(n);
+            const ray_hits_view hits(fraction.mutable_data(), point_x.mutable_data(),
+                                     point_y.mutable_data(), normal_x.mutable_data(),
+                                     normal_y.mutable_data(), shape.mutable_data(), n);
+            std::size_t count = 0;
+            {
+                py::gil_scoped_release nogil;
+                count = K::cast_rays(rays_cview(rx.data(), ry.data(), rdx.data(), rdy.data(), n),
+                                     targets, hits);
+            }
+            return py::module_::import("types").attr("SimpleNamespace")(
+                py::arg("fraction") = fraction, py::arg("point_x") = point_x,
+                py::arg("point_y") = point_y, py::arg("normal_x") = normal_x,
+                py::arg("normal_y") = normal_y, py::arg("shape") = shape, py::arg("count") = count);
+        },
+        py::arg("x"), py::arg("y"), py::arg("dx"), py::arg("dy"), py::arg("shapes"),
+        "Each ray from (x, y) to (x + dx, y + dy)'s first hit among the shapes (Circles or "
+        "Boxes; the lowest index on a tie): fraction (1 where none), point, outward normal, "
+        "shape (0xFFFFFFFF where none) and count, the rays that hit.");
+    if constexpr (std::is_same_v<Shapes, circles_arrays>) {
+        m.def(
+            "circles_in_region",
+            [](const circles_arrays& c, const aabb& region) {
+                std::vector<std::uint32_t> found;
+                K::circles_in_region(read_circles(c, "circles"), region, found);
+                return index_array(found);
+            },
+            py::arg("circles"), py::arg("region"),
+            "The indices, ascending, of the circles that reach into the AABB (touching counts).");
+        m.def(
+            "circles_near_point",
+            [](const circles_arrays& c, float x, float y, float distance) {
+                std::vector<std::uint32_t> found;
+                K::circles_near_point(read_circles(c, "circles"), x, y, distance, found);
+                return index_array(found);
+            },
+            py::arg("circles"), py::arg("x"), py::arg("y"), py::arg("distance") = 0.0F,
+            "The indices, ascending, of the circles within distance of the point (x, y).");
+    } else {
+        m.def(
+            "boxes_in_region",
+            [](const boxes_arrays& b, const aabb& region) {
+                std::vector<std::uint32_t> found;
+                K::boxes_in_region(read_boxes(b, "boxes"), region, found);
+                return index_array(found);
+            },
+            py::arg("boxes"), py::arg("region"),
+            "The indices, ascending, of the boxes that overlap or touch the AABB.");
+        m.def(
+            "boxes_near_point",
+            [](const boxes_arrays& b, float x, float y, float distance) {
+                std::vector<std::uint32_t> found;
+                K::boxes_near_point(read_boxes(b, "boxes"), x, y, distance, found);
+                return index_array(found);
+            },
+            py::arg("boxes"), py::arg("x"), py::arg("y"), py::arg("distance") = 0.0F,
+            "The indices, ascending, of the boxes within distance of the point (x, y).");
+    }
+}
+
 template <class K>
 void bind_kernels(py::module_& m) {
     bind_circle_box<K, boxes_arrays>(m);
@@ -425,6 +524,8 @@ void bind_kernels(py::module_& m) {
     bind_sweep<K, boxes_arrays>(m);
     bind_sweep<K, aabb>(m);
     bind_sweep<K, circles_arrays>(m);
+    bind_queries<K, circles_arrays>(m);
+    bind_queries<K, boxes_arrays>(m);
 }
 
 } // namespace

@@ -285,3 +285,32 @@ def test_the_world_fields_are_kernel_inputs(isa):
     moved = sc.separate(p, np.array([[0, 1]], dtype=np.uint32))
     assert moved == 2
     assert w.x[0] < 0.0 and w.x[1] > 0.5
+
+
+def test_ray_casts_and_region_queries_have_the_references_bits():
+    rng = np.random.default_rng(12)
+    n, m = 500, 300
+    c = sc.Circles(f32(rng.uniform(0, 20, m)), f32(rng.uniform(0, 20, m)), f32(rng.uniform(0, 1, m)))
+    lo = rng.uniform(0, 20, (2, m))
+    b = sc.Boxes(f32(lo[0]), f32(lo[1]), f32(lo[0] + rng.uniform(0, 2, m)),
+                 f32(lo[1] + rng.uniform(0, 2, m)))
+    x, y = f32(rng.uniform(-2, 22, n)), f32(rng.uniform(-2, 22, n))
+    dx, dy = f32(rng.uniform(-10, 10, n)), f32(rng.uniform(-10, 10, n))
+    for shapes in (c, b):
+        got = sc.cast_rays(x, y, dx, dy, shapes)
+        want = sc.reference.cast_rays(x, y, dx, dy, shapes)
+        assert got.count == want.count > n // 4
+        for field in ("fraction", "point_x", "point_y", "normal_x", "normal_y"):
+            assert same_bits(getattr(got, field), getattr(want, field))
+        assert (got.shape == want.shape).all()
+        assert ((got.shape == 0xFFFFFFFF) == (got.fraction == 1.0)).sum() >= n - got.count
+    region = sc.AABB(5.0, 5.0, 9.0, 8.0)
+    inside = sc.circles_in_region(c, region)
+    assert list(inside) == list(sc.reference.circles_in_region(c, region)) and len(inside) > 0
+    near = sc.circles_near_point(c, 10.0, 10.0, 1.0)
+    d = np.hypot(c.x[near] - 10.0, c.y[near] - 10.0)
+    assert (d <= c.radius[near] + 1.0 + 1e-5).all()
+    assert list(sc.boxes_in_region(b, region)) == list(sc.reference.boxes_in_region(b, region))
+    assert list(sc.boxes_near_point(b, 10.0, 10.0)) == list(sc.reference.boxes_near_point(b, 10.0, 10.0))
+    with pytest.raises(ValueError, match="ray 0"):
+        sc.cast_rays(f32([np.inf]), f32([0.0]), f32([1.0]), f32([0.0]), c)
