@@ -100,7 +100,6 @@ void solve_pile(benchmark::State& state, bool reference, std::size_t n) {
     const float h = scene_dt / static_cast<float>(world.options().substeps);
     parameters.inverse_h = 1.0F / h;
     parameters.max_push = world.options().max_push_speed;
-    parameters.friction = world.options().friction;
     parameters.moving = {10.0F, 0.9F, 0.1F};
     parameters.fixed = {20.0F, 0.95F, 0.05F};
     const detail::solver_bodies v{bodies.data()};

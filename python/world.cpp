@@ -384,6 +384,36 @@ number for all); returns the index of the first. A bad batch adds nothing.)")
 added or removed: centres x, y and velocities vx, vy (writable, between steps), half_width,
 half_height and inverse_mass (read-only).)")
             .def(
+                "set_material",
+                [](world_handle& w, shape_kind kind, std::size_t index, float friction,
+                   float restitution) {
+                    w.check_idle("set_material");
+                    w.world.set_material(kind, index, {friction, restitution});
+                },
+                py::arg("kind"), py::arg("index"), py::arg("friction"), py::arg("restitution"),
+                "Shape index of kind (a ShapeKind)'s friction (>= 0) and restitution (in [0, "
+                "1]), from the next step on.")
+            .def(
+                "material",
+                [](const world_handle& w, shape_kind kind, std::size_t index) {
+                    w.check_idle("material");
+                    const material m = w.world.material_of(kind, index);
+                    return py::make_tuple(m.friction, m.restitution);
+                },
+                py::arg("kind"), py::arg("index"), "A shape's (friction, restitution).")
+            .def(
+                "set_circle_materials",
+                [](world_handle& w, const py::handle& friction, const py::handle& restitution) {
+                    w.check_idle("set_circle_materials");
+                    const std::size_t n = w.world.size();
+                    const py::array_t<float> f = float_values(friction, "friction", n);
+                    const py::array_t<float> e = float_values(restitution, "restitution", n);
+                    w.world.set_circle_materials(span_of(f), span_of(e));
+                },
+                py::arg("friction"), py::arg("restitution"),
+                "Every circle's friction and restitution at once (arrays of len(world) values, "
+                "or one number for all).")
+            .def(
                 "cast_rays",
                 [](const world_handle& w, const py::handle& x, const py::handle& y,
                    const py::handle& dx, const py::handle& dy) {

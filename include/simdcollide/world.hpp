@@ -39,9 +39,10 @@ struct world_options {
     float gravity_x = 0.0F;   ///< length / time^2, |gravity_x| <= max_gravity
     float gravity_y = -9.81F; ///< length / time^2, |gravity_y| <= max_gravity
     int substeps = 4;         ///< substeps per step, 1 to max_rounds
-    /// In [0, 1]: an impact leaves at restitution times its approach speed.
+    /// In [0, 1]: an impact leaves at restitution times its approach speed. Every body's
+    /// restitution until set_material gives it its own.
     float restitution = 0.0F;
-    float friction = 0.2F; ///< >= 0, Coulomb coefficient of every contact
+    float friction = 0.2F; ///< >= 0, Coulomb coefficient: every body's until set_material
     /// > 0, hertz, or infinity: a contact's stiffness, at most 0.45 / h (h = dt / substeps;
     /// a third with one relax pass); twice it against boxes and static circles.
     float contact_hertz = 80.0F;
@@ -61,6 +62,14 @@ struct world_options {
     int workers = 1;
     /// The host's task system (workers.hpp) to run the workers on: both callbacks, or neither.
     task_callbacks tasks{};
+};
+
+/// A body's material (docs/behaviour.md, "Materials"): its Coulomb friction coefficient
+/// (finite, >= 0) and its restitution (in [0, 1]). A contact takes the geometric mean of its
+/// two bodies' frictions and the larger of their restitutions.
+struct material {
+    float friction = 0.2F;
+    float restitution = 0.0F;
 };
 
 /// A world's dynamic boxes, in its own arrays (particle_world::dynamic_boxes): box i has its
@@ -180,6 +189,17 @@ public:
     /// std::invalid_argument unless dt is finite, at most max_time_step, dt / substeps at least
     /// min_substep, and every kinematic box's move stays finite.
     void step(float dt);
+
+    /// The material of shape `index` of `kind`, from the next step on. Every body starts with
+    /// the options' friction and restitution (set_boxes gives each static box those). Throws
+    /// std::out_of_range for an index not below its kind's count, std::invalid_argument for
+    /// shape_kind::none or a material out of range, changing nothing.
+    void set_material(shape_kind kind, std::size_t index, material m);
+    [[nodiscard]] material material_of(shape_kind kind, std::size_t index) const;
+    /// Every circle's material at once, circle i's from friction[i] and restitution[i]. Throws
+    /// std::invalid_argument, naming the first circle out of range, unless both have size()
+    /// values and all are in range, changing nothing.
+    void set_circle_materials(std::span<const float> friction, std::span<const float> restitution);
 
     /// Each ray's first hit among every circle and box the world holds, as they are now
     /// (docs/behaviour.md "Ray casts"): the hit into `hits` (its index among the shapes of its

@@ -18,6 +18,7 @@ using detail::number;
 using detail::refuse;
 
 detail::world_state::world_state(world_options options) : options_(options) {
+    materials_.defaults = {options.friction, options.restitution};
     for (const auto& [name, rounds] : {std::pair{"substeps", options.substeps},
                                        std::pair{"relax_iterations", options.relax_iterations}}) {
         if (rounds < 1 || rounds > world_options::max_rounds) {
@@ -170,6 +171,16 @@ dynamic_boxes_view particle_world::dynamic_boxes() noexcept {
 }
 void particle_world::step(float dt) {
     state_->step(dt);
+}
+void particle_world::set_material(shape_kind kind, std::size_t index, material m) {
+    state_->set_material(kind, index, m);
+}
+material particle_world::material_of(shape_kind kind, std::size_t index) const {
+    return state_->material_of(kind, index);
+}
+void particle_world::set_circle_materials(std::span<const float> friction,
+                                          std::span<const float> restitution) {
+    state_->set_circle_materials(friction, restitution);
 }
 std::size_t particle_world::cast_rays(rays_cview rays, ray_hits_view hits,
                                       std::span<shape_kind> kinds) const {

@@ -47,6 +47,9 @@ std::size_t detail::world_state::add_circle(circle c, float inverse_mass, float 
     circles_.inverse_mass.push_back(inverse_mass);
     circles_.vx.push_back(vx);
     circles_.vy.push_back(vy);
+    world_materials::add(materials_.circle_friction, materials_.circle_restitution,
+                         materials_.defaults);
+    materials_.touch();
     circles_changed_ = true;
     return size() - 1;
 }
@@ -92,7 +95,10 @@ std::size_t detail::world_state::add_circles(circles_cview circles,
         circles_.inverse_mass.push_back(mass[k]);
         circles_.vx.push_back(vx_in.empty() ? 0.0F : vx_in[k]);
         circles_.vy.push_back(vy_in.empty() ? 0.0F : vy_in[k]);
+        world_materials::add(materials_.circle_friction, materials_.circle_restitution,
+                             materials_.defaults);
     }
+    materials_.touch();
     circles_changed_ = true;
     return first;
 }
@@ -122,6 +128,17 @@ std::size_t detail::world_state::remove_marked(std::span<const std::uint8_t> doo
         }
         field->resize(kept);
     }
+    for (std::vector<float>* field :
+         {&materials_.circle_friction, &materials_.circle_restitution}) {
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < doomed.size(); ++i) {
+            if (doomed[i] == 0) {
+                (*field)[at++] = (*field)[i];
+            }
+        }
+        field->resize(at);
+    }
+    materials_.touch();
     const std::size_t removed = doomed.size() - kept;
     if (removed > 0) {
         circles_changed_ = true;
@@ -146,6 +163,9 @@ void detail::world_state::set_boxes(aabbs_view boxes) {
     boxes_.grid = std::move(grid);
     boxes_.records = std::move(records);
     boxes_.changed = true;
+    materials_.box_friction.assign(kept.count, materials_.defaults.friction);
+    materials_.box_restitution.assign(kept.count, materials_.defaults.restitution);
+    materials_.touch();
     // new boxes, new contacts: the box contacts start again from 0
     keep_impulses(solver_, task_runner());
     solver_.carried.boxes.clear();

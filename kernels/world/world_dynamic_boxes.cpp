@@ -38,6 +38,9 @@ std::size_t detail::world_state::add_dynamic_box(aabb box, float inverse_mass, f
     dynamic_.inverse_mass.push_back(inverse_mass);
     dynamic_.vx.push_back(vx);
     dynamic_.vy.push_back(vy);
+    world_materials::add(materials_.dynamic_friction, materials_.dynamic_restitution,
+                         materials_.defaults);
+    materials_.touch();
     return dynamic_.count() - 1;
 }
 
@@ -48,6 +51,10 @@ void detail::world_state::remove_dynamic_box(std::size_t index) {
                                 std::to_string(dynamic_.count()) + " dynamic boxes");
     }
     detail::remove_dynamic_box(dynamic_, index);
+    const auto at = static_cast<std::ptrdiff_t>(index);
+    materials_.dynamic_friction.erase(materials_.dynamic_friction.begin() + at);
+    materials_.dynamic_restitution.erase(materials_.dynamic_restitution.begin() + at);
+    materials_.touch();
 }
 
 particle_world::dynamic_box detail::world_state::dynamic_box_at(std::size_t index) const {

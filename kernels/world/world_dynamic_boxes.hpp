@@ -23,6 +23,7 @@ struct kinematic_boxes;
 struct solver_state;
 struct task_runner;
 struct world_boxes;
+struct world_materials;
 
 /// A dynamic box's key in the carried impulses: its index with the top bit set, above
 /// every circle's.
@@ -79,9 +80,11 @@ void list_dynamic_box_entries(dynamic_boxes& dynamic, contact_lists& lists,
 /// impulses it ended the last step with. Where the entries, the slots (`resorted` false) and
 /// the inverse masses are those the contacts were last made from, and the impulses as the
 /// last step kept them, the contacts are kept as they are: the same contacts, colours and
-/// impulses that making them again would give. Returns whether they were made.
+/// impulses that making them again would give (`resorted` also where the materials changed).
+/// Returns whether they were made.
 bool make_dynamic_box_contacts(solver_state& solver, dynamic_boxes& dynamic,
-                               const circle_slots& slots, bool resorted, const task_runner& tasks);
+                               const circle_slots& slots, bool resorted,
+                               const world_materials& materials, const task_runner& tasks);
 
 /// After the step: the dynamic boxes' contacts' impulses into dynamic.carried_*, keyed by the
 /// caller's indices.

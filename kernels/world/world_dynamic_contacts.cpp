@@ -3,6 +3,7 @@
 // with; and those impulses kept after the step under keys that outlast the slots (the
 // caller's circle indices, dynamic_box_key | box).
 #include "world/world_dynamic_boxes.hpp"
+#include "world/world_materials.hpp"
 
 #include "world/solver/colours.hpp"
 #include "world/world_slots.hpp"
@@ -81,7 +82,7 @@ bool same_inverse_masses(const std::vector<float>& made, const detail::circle_sl
 
 bool detail::make_dynamic_box_contacts(solver_state& solver, dynamic_boxes& dynamic,
                                        const circle_slots& slots, bool resorted,
-                                       const task_runner& tasks) {
+                                       const world_materials& materials, const task_runner& tasks) {
     if (!resorted && dynamic.carried_as_kept && same_entries(dynamic.pairs, dynamic.made_pairs) &&
         same_entries(dynamic.fixed, dynamic.made_fixed) &&
         same_inverse_masses(dynamic.body_inverse_mass, slots, dynamic)) {
@@ -95,10 +96,11 @@ bool detail::make_dynamic_box_contacts(solver_state& solver, dynamic_boxes& dyna
     dynamic.made_fixed = dynamic.fixed;
     std::vector<carried_impulse> carried;
     to_bodies(dynamic.carried_pairs, true, slots, carried);
-    colour_pairs(dynamic.pairs, dynamic.body_inverse_mass, carried, solver.dynamic_pairs,
-                 solver.colour_marks, tasks);
+    colour_pairs(dynamic.pairs, dynamic.body_inverse_mass, materials.bodies(), carried,
+                 solver.dynamic_pairs, solver.colour_marks, tasks);
     to_bodies(dynamic.carried_fixed, false, slots, carried);
-    colour_boxes(dynamic.fixed, carried, solver.dynamic_fixed);
+    colour_boxes(dynamic.fixed, materials.bodies(), materials.step_boxes(), carried,
+                 solver.dynamic_fixed);
     return true;
 }
 

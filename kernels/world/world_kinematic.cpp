@@ -73,6 +73,9 @@ std::size_t detail::world_state::add_kinematic_box(aabb box, float vx, float vy)
         refuse(why);
     }
     check_velocity(index, vx, vy);
+    world_materials::add(materials_.kinematic_friction, materials_.kinematic_restitution,
+                         materials_.defaults);
+    materials_.touch();
     kinematic_.min_x.push_back(box.min_x);
     kinematic_.min_y.push_back(box.min_y);
     kinematic_.max_x.push_back(box.max_x);
@@ -127,9 +130,11 @@ void detail::world_state::remove_kinematic_box(std::size_t index) {
     for (std::vector<float>* field :
          {&kinematic_.min_x, &kinematic_.min_y, &kinematic_.max_x, &kinematic_.max_y,
           &kinematic_.vx, &kinematic_.vy, &kinematic_.next_min_x, &kinematic_.next_min_y,
-          &kinematic_.next_max_x, &kinematic_.next_max_y}) {
+          &kinematic_.next_max_x, &kinematic_.next_max_y, &materials_.kinematic_friction,
+          &materials_.kinematic_restitution}) {
         field->erase(field->begin() + at);
     }
+    materials_.touch();
     kinematic_.moving.erase(kinematic_.moving.begin() + at);
     // Its entries go, and those of the boxes after it name them one lower.
     if (kinematic_.region.size() == 4 * (kinematic_box_count() + 1)) {

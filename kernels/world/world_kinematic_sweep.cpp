@@ -5,6 +5,7 @@
 // boxes and writes that circle alone, so the workers take blocks of circles and the bits do not
 // depend on their number.
 #include "world/world_kinematic.hpp"
+#include "world/world_materials.hpp"
 
 #include "runtime/circle_blocks.hpp"
 #include "runtime/tasks.hpp"
@@ -113,7 +114,7 @@ void detail::note_kinematic_starts(kinematic_boxes& kinematic, const circle_slot
 // where the last left the circle. A slower move is left to the contacts, as against a static box.
 void detail::sweep_kinematic_boxes(const kinematic_boxes& kinematic, circle_slots& slots,
                                    solver_state& solver, const world_options& options,
-                                   const task_runner& tasks) {
+                                   const world_materials& materials, const task_runner& tasks) {
     if (!kinematic.sweeps) {
         return;
     }
@@ -152,8 +153,12 @@ void detail::sweep_kinematic_boxes(const kinematic_boxes& kinematic, circle_slot
             }
             float vx = slots.vx[c] - k.contact_vx[b];
             float vy = slots.vy[c] - k.contact_vy[b];
-            detail::respond_to_impact(vx, vy, hit.normal_x, hit.normal_y, options.restitution,
-                                      options.friction);
+            const std::size_t box = materials.box_friction.size() + b;
+            detail::respond_to_impact(
+                vx, vy, hit.normal_x, hit.normal_y,
+                combined_restitution(materials.body_restitution[c],
+                                     materials.step_box_restitution[box]),
+                combined_friction(materials.body_friction[c], materials.step_box_friction[box]));
             slots.vx[c] = vx + k.contact_vx[b];
             slots.vy[c] = vy + k.contact_vy[b];
             const detail::slide rest =

@@ -6,6 +6,8 @@
 // a colour waits for the others' without handing anything back.
 #include "world/world_solve.hpp"
 
+#include "world/world_materials.hpp"
+
 #include "runtime/circle_blocks.hpp"
 #include "runtime/stages.hpp"
 #include "runtime/tasks.hpp"
@@ -192,14 +194,15 @@ bool detail::contacts_due(const solver_state& solver, bool lists_changed,
 
 void detail::make_contacts(solver_state& solver, std::span<const circle_pair> pairs,
                            const std::vector<circle_pair>& box_entries, const circle_slots& slots,
-                           const task_runner& tasks) {
+                           const world_materials& materials, const task_runner& tasks) {
     keep_impulses(solver, tasks);
     if (solver.carried.by_circle) {
         solver.carried.to_slots(slots.slot_of_circle, tasks);
     }
-    detail::colour_pairs(pairs, slots.inverse_mass.span(), solver.carried.pairs, solver.pairs,
-                         solver.colour_marks, tasks);
-    detail::colour_boxes(box_entries, solver.carried.boxes, solver.boxes);
+    detail::colour_pairs(pairs, slots.inverse_mass.span(), materials.bodies(), solver.carried.pairs,
+                         solver.pairs, solver.colour_marks, tasks);
+    detail::colour_boxes(box_entries, materials.bodies(), materials.step_boxes(),
+                         solver.carried.boxes, solver.boxes);
     solver.carried.pairs.clear();
     solver.carried.boxes.clear();
     solver.made_from = box_entries;
@@ -266,8 +269,6 @@ detail::solve_parameters detail::solve_parameters_of(const world_options& option
     solve_parameters solve{};
     solve.inverse_h = 1.0F / h;
     solve.max_push = options.max_push_speed;
-    solve.friction = options.friction;
-    solve.keep_max_normal = options.restitution > 0.0F; // only restitution reads it
     solve.moving = soft_of(hertz, options.contact_damping_ratio, h);
     solve.fixed = soft_of(2.0F * hertz, options.contact_damping_ratio, h);
     return solve;
@@ -335,7 +336,7 @@ void detail::integrate_positions(solver_state& solver, circle_slots& slots, dyna
 void detail::restitution(solver_state& solver, const world_options& options,
                          const solver_kernels& kernels, const task_runner& tasks) {
     const detail::solver_bodies bodies{solver.bodies.data()};
-    const detail::restitution_parameters bounce{options.restitution, options.restitution_threshold};
+    const detail::restitution_parameters bounce{options.restitution_threshold};
     passes(
         tasks, solver, 1,
         [&](const detail::pair_contacts_view& c, std::size_t b, std::size_t e) {

@@ -19,6 +19,8 @@
 
 namespace simdcollide::detail {
 
+struct world_materials;
+
 struct dynamic_boxes;
 struct kinematic_boxes;
 struct solver_kernels;
@@ -65,10 +67,10 @@ void keep_impulses_by_circle(solver_state& solver, std::span<const std::uint32_t
 [[nodiscard]] bool contacts_due(const solver_state& solver, bool lists_changed,
                                 const std::vector<circle_pair>& box_entries);
 /// The contacts stage: the contacts of the lists, coloured, each with its impulses from the
-/// carry.
+/// carry and its materials from its bodies' (refreshed for the slots).
 void make_contacts(solver_state& solver, std::span<const circle_pair> pairs,
                    const std::vector<circle_pair>& box_entries, const circle_slots& slots,
-                   const task_runner& tasks);
+                   const world_materials& materials, const task_runner& tasks);
 
 /// The prepare stage: the solver's state and the bodies' shapes, then each contact from
 /// where the step starts the circles and the boxes, its impulses scaled from the last step's

@@ -15,6 +15,7 @@
 #include "world/world_dynamic_boxes.hpp"
 #include "world/world_kinematic.hpp"
 #include "world/world_lists.hpp"
+#include "world/world_materials.hpp"
 #include "world/world_profile.hpp"
 #include "world/world_slots.hpp"
 #include "world/world_solve.hpp"
@@ -62,6 +63,9 @@ public:
     [[nodiscard]] particle_world::dynamic_box dynamic_box_at(std::size_t index) const;
     [[nodiscard]] dynamic_boxes_view dynamic_boxes() noexcept;
     void step(float dt);
+    void set_material(shape_kind kind, std::size_t index, material m);
+    [[nodiscard]] material material_of(shape_kind kind, std::size_t index) const;
+    void set_circle_materials(std::span<const float> friction, std::span<const float> restitution);
     std::size_t cast_rays(rays_cview rays, ray_hits_view hits, std::span<shape_kind> kinds) const;
     std::size_t query_region(const aabb& region, std::vector<shape_ref>& out) const;
     std::size_t query_point(float x, float y, float distance, std::vector<shape_ref>& out) const;
@@ -161,6 +165,7 @@ private:
     sweep_state sweeps_;
     kinematic_boxes kinematic_;
     detail::dynamic_boxes dynamic_;
+    world_materials materials_;
     std::size_t steps_ = 0;
     std::size_t dynamic_contacts_made_ = 0;
     bool circles_changed_ = true; // added or removed since the last sort into slots

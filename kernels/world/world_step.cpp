@@ -73,22 +73,31 @@ void detail::world_state::step(float dt) {
     const std::vector<circle_pair>& box_entries = step_box_entries(lists_, kinematic_);
     // The contacts depend on the pairs, the box entries and the inverse masses alone (a
     // changed inverse mass lists everything again): kept where none changed.
-    if (contacts_due(solver_, pairs_changed, box_entries)) {
+    // ... and the materials, which a sort renumbers and an edit changes.
+    materials_.stale = materials_.stale || resorted;
+    materials_.refresh(slots_);
+    const bool materials_changed = materials_.changed;
+    if (contacts_due(solver_, pairs_changed, box_entries) || materials_changed) {
         clock_.enter(step_stage::contacts);
-        make_contacts(solver_, lists_.pairs, box_entries, slots_, tasks);
+        make_contacts(solver_, lists_.pairs, box_entries, slots_, materials_, tasks);
     }
     // The dynamic boxes' entries are listed every step; their contacts are made again where
     // the entries changed.
     if (dynamic_.count() > 0 || solver_.dynamic_pairs.size() + solver_.dynamic_fixed.size() > 0) {
         clock_.enter(step_stage::contacts);
         dynamic_contacts_made_ +=
-            make_dynamic_box_contacts(solver_, dynamic_, slots_, resorted, tasks) ? 1 : 0;
+            make_dynamic_box_contacts(solver_, dynamic_, slots_, resorted || materials_changed,
+                                      materials_, tasks)
+                ? 1
+                : 0;
     }
+    materials_.changed = false;
 
     clock_.enter(step_stage::prepare);
     prepare_contacts(solver_, slots_, boxes_, kinematic_, dynamic_, h, solver, tasks);
 
     detail::solve_parameters solve = solve_parameters_of(options_, h);
+    solve.keep_max_normal = materials_.max_restitution > 0.0F; // only restitution reads it
     for (int s = 0; s < substeps; ++s) {
         kinematic_substep_start(kinematic_, boxes_, s, substeps);
         solve.elapsed = static_cast<float>(s) * h;
@@ -107,15 +116,15 @@ void detail::world_state::step(float dt) {
         clock_.enter(step_stage::integrate_positions);
         integrate_positions(solver_, slots_, dynamic_, h, solver, tasks);
         clock_.enter(step_stage::sweep);
-        sweep_fast_circles(sweeps_, slots_, solver_, boxes_, options_, tasks);
+        sweep_fast_circles(sweeps_, slots_, solver_, boxes_, materials_, tasks);
         clock_.enter(step_stage::kinematic_sweep);
-        sweep_kinematic_boxes(kinematic_, slots_, solver_, options_, tasks);
+        sweep_kinematic_boxes(kinematic_, slots_, solver_, options_, materials_, tasks);
         clock_.enter(step_stage::relax);
         solve.use_bias = false;
         solve.elapsed = static_cast<float>(s + 1) * h;
         solve_contacts(solver_, solve, options_.relax_iterations, solver, tasks);
     }
-    if (options_.restitution > 0.0F) {
+    if (materials_.max_restitution > 0.0F) {
         clock_.enter(step_stage::restitution);
         restitution(solver_, options_, solver, tasks);
     }

@@ -13,6 +13,7 @@
 #include "runtime/tasks.hpp"
 #include "world/world_boxes.hpp"
 #include "world/world_impact.hpp"
+#include "world/world_materials.hpp"
 #include "world/world_slots.hpp"
 #include "world/world_solve.hpp"
 #include "world/world_state.hpp"
@@ -251,7 +252,7 @@ void list_static_circles(detail::sweep_state& sweeps, const detail::circle_slots
 // The sweep of fast circle k (sweeps.fast[k]), with `near` as the grid queries' scratch.
 void sweep_fast_circle(const detail::sweep_state& sweeps, detail::circle_slots& slots,
                        detail::solver_state& solver, const detail::world_boxes& boxes_of_world,
-                       const world_options& options, std::size_t k,
+                       const detail::world_materials& materials, std::size_t k,
                        std::vector<std::uint32_t>& near) {
     const float* const boxes = boxes_of_world.records.data();
     const static_box_grid& grid = boxes_of_world.grid;
@@ -288,9 +289,18 @@ void sweep_fast_circle(const detail::sweep_state& sweeps, detail::circle_slots& 
     if (hit.obstacle == none) {
         return;
     }
+    // The pair's materials: the circle's with the box's, or with the static circle's.
+    const auto respond = [&](const sweep::impact_result& i, std::uint32_t obstacle) {
+        const bool box = obstacle < box_count;
+        const std::size_t other = box ? obstacle : sweeps.static_slots[obstacle - box_count];
+        const detail::material_arrays with = box ? materials.step_boxes() : materials.bodies();
+        detail::respond_to_impact(
+            slots.vx[f], slots.vy[f], i.normal_x, i.normal_y,
+            detail::combined_restitution(materials.body_restitution[f], with.restitution[other]),
+            detail::combined_friction(materials.body_friction[f], with.friction[other]));
+    };
     const sweep::impact_result& a = hit.impact;
-    detail::respond_to_impact(slots.vx[f], slots.vy[f], a.normal_x, a.normal_y, options.restitution,
-                              options.friction);
+    respond(a, hit.obstacle);
     // Up to the impact, then the rest of the move less its part into the surface.
     const float ix = sx + a.time * dx;
     const float iy = sy + a.time * dy;
@@ -300,9 +310,7 @@ void sweep_fast_circle(const detail::sweep_state& sweeps, detail::circle_slots& 
     const first_hit second = first_impact(ix, iy, rx, ry, hit.obstacle);
     const float t = second.obstacle == none ? 1.0F : second.impact.time;
     if (second.obstacle != none) {
-        const sweep::impact_result& b = second.impact;
-        detail::respond_to_impact(slots.vx[f], slots.vy[f], b.normal_x, b.normal_y,
-                                  options.restitution, options.friction);
+        respond(second.impact, second.obstacle);
     }
     slots.x[f] = ix + t * rx;
     slots.y[f] = iy + t * ry;
@@ -314,7 +322,7 @@ void sweep_fast_circle(const detail::sweep_state& sweeps, detail::circle_slots& 
 // The sweep stage: each fast circle's move of the substep swept; stopped at its first
 // impact, its velocity answering it, the rest of the move along the surface swept again.
 void detail::sweep_fast_circles(sweep_state& sweeps, circle_slots& slots, solver_state& solver,
-                                const world_boxes& boxes, const world_options& options,
+                                const world_boxes& boxes, const world_materials& materials,
                                 const task_runner& tasks) {
     if (sweeps.fast.empty()) {
         return;
@@ -331,7 +339,7 @@ void detail::sweep_fast_circles(sweep_state& sweeps, circle_slots& slots, solver
         std::vector<std::uint32_t>& near = sweeps.near_of_block[block];
         const std::size_t end = std::min(sweeps.fast.size(), (block + 1) * sweeps_per_task);
         for (std::size_t k = block * sweeps_per_task; k < end; ++k) {
-            sweep_fast_circle(sweeps, slots, solver, boxes, options, k, near);
+            sweep_fast_circle(sweeps, slots, solver, boxes, materials, k, near);
         }
     });
 }

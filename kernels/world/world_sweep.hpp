@@ -12,6 +12,8 @@
 
 namespace simdcollide::detail {
 
+struct world_materials;
+
 struct circle_slots;
 struct kernel_table;
 struct solver_state;
@@ -50,7 +52,7 @@ void find_fast_circles(sweep_state& sweeps, circle_slots& slots, const world_opt
 /// The sweep stage: each fast circle's move of the substep swept; stopped at its first
 /// impact, its velocity answering it, the rest of the move along the surface swept again.
 void sweep_fast_circles(sweep_state& sweeps, circle_slots& slots, solver_state& solver,
-                        const world_boxes& boxes, const world_options& options,
+                        const world_boxes& boxes, const world_materials& materials,
                         const task_runner& tasks);
 
 } // namespace simdcollide::detail

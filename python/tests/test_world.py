@@ -194,6 +194,28 @@ def test_rays_and_queries_find_the_worlds_shapes_by_kind():
         w.query_point(0.0, 0.0, -1.0)
 
 
+def test_materials_per_body_make_a_circle_bounce_and_bad_ones_are_refused():
+    w = sc.World()
+    w.set_boxes([-10.0], [-1.0], [10.0], [0.0])
+    w.add_circle(-2.0, 2.0, 0.2)
+    w.add_circle(2.0, 2.0, 0.2)
+    w.set_material(sc.ShapeKind.CIRCLE, 0, 0.2, 0.9)
+    assert w.material(sc.ShapeKind.CIRCLE, 0) == pytest.approx((0.2, 0.9))
+    assert w.material(sc.ShapeKind.STATIC_BOX, 0) == pytest.approx((0.2, 0.0))
+    highest = [0.0, 0.0]
+    for s in range(150):
+        w.step(1 / 60)
+        if s > 45:
+            highest = [max(h, y) for h, y in zip(highest, w.y)]
+    assert highest[0] > 1.2 and highest[1] < 0.25
+    w.set_circle_materials([0.5, 0.6], 0.0)
+    assert w.material(sc.ShapeKind.CIRCLE, 1) == pytest.approx((0.6, 0.0))
+    with pytest.raises(ValueError, match="circle 1"):
+        w.set_material(sc.ShapeKind.CIRCLE, 1, -1.0, 0.0)
+    with pytest.raises(IndexError):
+        w.set_material(sc.ShapeKind.DYNAMIC_BOX, 0, 0.2, 0.0)
+
+
 def crate_stack(count=6):
     """Crates 1 wide and 0.5 high stacked a little apart above the floor of scene(), some
     heavier, one moving: min_x, min_y, max_x, max_y, inverse_mass, vx, vy."""

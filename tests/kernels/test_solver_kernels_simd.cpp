@@ -36,6 +36,18 @@ struct scene {
         std::mt19937 rng(seed);
         std::uniform_real_distribution<float> unit(-1.0F, 1.0F);
         std::uniform_int_distribution<std::uint32_t> any(0, static_cast<std::uint32_t>(n - 1));
+        // Materials of every body and of six boxes: frictions 0 to 0.6 (a few equal, whose
+        // combination is theirs), restitutions 0 to 1.
+        std::vector<float> friction, restitution, box_friction, box_restitution;
+        for (std::size_t i = 0; i < n; ++i) {
+            friction.push_back(i % 3 == 0 ? 0.3F : 0.3F + 0.3F * unit(rng));
+            restitution.push_back(0.5F + 0.5F * unit(rng));
+        }
+        for (std::size_t b = 0; b < 6; ++b) {
+            box_friction.push_back(0.3F + 0.3F * unit(rng));
+            box_restitution.push_back(b % 2 == 0 ? 0.0F : 0.5F + 0.5F * unit(rng));
+        }
+        const detail::material_arrays materials{friction, restitution};
         for (std::size_t i = 0; i < n; ++i) {
             inverse_mass.push_back(i % 5 == 0 ? 0.0F : 1.0F + unit(rng) * 0.5F);
             for (std::size_t f = 0; f < 4; ++f) {
@@ -57,7 +69,8 @@ struct scene {
                         [](circle_pair l, circle_pair r) { return l.a == r.a && l.b == r.b; }),
             list.end());
         std::vector<std::uint32_t> marks;
-        detail::colour_pairs(list, inverse_mass, {}, pairs, marks, detail::task_runner{});
+        detail::colour_pairs(list, inverse_mass, materials, {}, pairs, marks,
+                             detail::task_runner{});
         for (std::size_t k = 0; k < pairs.size(); ++k) {
             const float angle = unit(rng) * 3.14159265F;
             pairs.normal_x[k] = std::cos(angle);
@@ -84,7 +97,7 @@ struct scene {
                 }
             }
         }
-        detail::colour_boxes(entries, {}, boxes);
+        detail::colour_boxes(entries, materials, {box_friction, box_restitution}, {}, boxes);
         for (std::size_t k = 0; k < boxes.size(); ++k) {
             const float angle = unit(rng) * 3.14159265F;
             boxes.normal_x[k] = std::cos(angle);
@@ -117,7 +130,6 @@ void run_passes(const detail::solver_kernels& k, scene& s, bool keep_max_normal)
     detail::solve_parameters p;
     p.inverse_h = 240.0F;
     p.max_push = 3.0F;
-    p.friction = 0.3F;
     p.elapsed = 0.25F / 60.0F;
     p.moving = {9.0F, 0.94F, 0.06F};
     p.fixed = {17.0F, 0.97F, 0.03F};
@@ -138,7 +150,7 @@ void run_passes(const detail::solver_kernels& k, scene& s, bool keep_max_normal)
         each_colour(s.boxes,
                     [&](std::size_t b, std::size_t e) { k.solve_boxes(v, boxes, b, e, p); });
     }
-    const detail::restitution_parameters bounce{0.7F, 1.0F};
+    const detail::restitution_parameters bounce{1.0F};
     each_colour(s.pairs,
                 [&](std::size_t b, std::size_t e) { k.restitution_pairs(v, pairs, b, e, bounce); });
     each_colour(s.boxes,

@@ -76,7 +76,10 @@ TEST(contacts_on_workers, are_coloured_and_carried_as_on_one) {
             tasks = {pool->callbacks(), workers};
         }
         std::vector<std::uint32_t> marks;
-        detail::colour_pairs(pairs, inverse_mass, carry, out, marks, tasks);
+        const std::vector<float> friction(inverse_mass.size(), 0.2F);
+        const std::vector<float> restitution(inverse_mass.size(), 0.0F);
+        detail::colour_pairs(pairs, inverse_mass, {friction, restitution}, carry, out, marks,
+                             tasks);
         detail::pair_contacts copy = out;
         detail::box_contacts no_boxes;
         taken.take(copy, no_boxes, tasks);

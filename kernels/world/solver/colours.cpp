@@ -45,8 +45,8 @@ std::vector<std::size_t> starts_of(const std::vector<std::size_t>& counts) {
 } // namespace
 
 void colour_pairs(std::span<const circle_pair> pairs, std::span<const float> inverse_mass,
-                  const std::vector<carried_impulse>& carry, pair_contacts& out,
-                  std::vector<std::uint32_t>& marks, const task_runner& tasks) {
+                  const material_arrays& materials, const std::vector<carried_impulse>& carry,
+                  pair_contacts& out, std::vector<std::uint32_t>& marks, const task_runner& tasks) {
     static_assert(pair_colours <= 32, "a colour is a bit of a 32-bit mark");
     constexpr std::uint32_t overflow = pair_colours - 1;
     const std::size_t n = pairs.size();
@@ -97,6 +97,10 @@ void colour_pairs(std::span<const circle_pair> pairs, std::span<const float> inv
         std::uint32_t* const b = out.b.data();
         float* const normal = out.normal.data();
         float* const tangent = out.tangent.data();
+        float* const friction = out.friction.data();
+        float* const restitution = out.restitution.data();
+        const float* const f = materials.friction.data();
+        const float* const e = materials.restitution.data();
         // The carry walked beside the pairs, both in key order, so that each contact's
         // impulses are written once.
         carry_walk carried(carry, first < end ? key_of(pairs[first].a, pairs[first].b) : 0);
@@ -109,11 +113,14 @@ void colour_pairs(std::span<const circle_pair> pairs, std::span<const float> inv
             b[p] = q.b;
             normal[p] = kept ? carried.held().normal : 0.0F;
             tangent[p] = kept ? carried.held().tangent : 0.0F;
+            friction[p] = combined_friction(f[q.a], f[q.b]);
+            restitution[p] = combined_restitution(e[q.a], e[q.b]);
         }
     });
 }
 
-void colour_boxes(std::span<const circle_pair> entries, const std::vector<carried_impulse>& carry,
+void colour_boxes(std::span<const circle_pair> entries, const material_arrays& circles,
+                  const material_arrays& boxes, const std::vector<carried_impulse>& carry,
                   box_contacts& out) {
     std::vector<std::uint8_t> colour(entries.size());
     std::vector<std::size_t> counts(box_colours + 1, 0);
@@ -138,6 +145,10 @@ void colour_boxes(std::span<const circle_pair> entries, const std::vector<carrie
         out.box[p] = entries[k].b;
         out.normal[p] = kept ? carried.held().normal : 0.0F;
         out.tangent[p] = kept ? carried.held().tangent : 0.0F;
+        const std::uint32_t c = entries[k].a;
+        const std::uint32_t b = entries[k].b;
+        out.friction[p] = combined_friction(circles.friction[c], boxes.friction[b]);
+        out.restitution[p] = combined_restitution(circles.restitution[c], boxes.restitution[b]);
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include "world/solver/carry.hpp"
 #include "world/solver/contacts.hpp"
+#include "world/solver/materials.hpp"
 
 #include <simdcollide/soa.hpp>
 
@@ -27,16 +28,19 @@ inline constexpr std::size_t box_colours = 4;
 /// The contacts of `pairs` (slots, sorted by a then b): each pair takes the first colour in
 /// which neither of its moving circles (inverse_mass > 0) has a contact yet, in list order,
 /// or the overflow; within a colour they keep list order. Each takes its impulses from
-/// `carry` (keys by slot) where its key is there, 0 otherwise. `marks` is scratch. The
-/// colours are found in one pass; the contacts are laid out by blocks of pairs on the
-/// runner's workers, to the same contacts on any number.
+/// `carry` (keys by slot) where its key is there, 0 otherwise, and its friction and
+/// restitution from its two bodies' in `materials`. `marks` is scratch. The colours are found
+/// in one pass; the contacts are laid out by blocks of pairs on the runner's workers, to the
+/// same contacts on any number.
 void colour_pairs(std::span<const circle_pair> pairs, std::span<const float> inverse_mass,
-                  const std::vector<carried_impulse>& carry, pair_contacts& out,
-                  std::vector<std::uint32_t>& marks, const task_runner& tasks);
+                  const material_arrays& materials, const std::vector<carried_impulse>& carry,
+                  pair_contacts& out, std::vector<std::uint32_t>& marks, const task_runner& tasks);
 
 /// The contacts of `entries` ((slot, box number), sorted by slot then box): a circle's r-th
-/// box in colour r, its boxes past box_colours in the overflow; impulses from `carry`.
-void colour_boxes(std::span<const circle_pair> entries, const std::vector<carried_impulse>& carry,
+/// box in colour r, its boxes past box_colours in the overflow; impulses from `carry`; the
+/// materials of the circles (by slot) and of the boxes (by box number) combined.
+void colour_boxes(std::span<const circle_pair> entries, const material_arrays& circles,
+                  const material_arrays& boxes, const std::vector<carried_impulse>& carry,
                   box_contacts& out);
 
 } // namespace simdcollide::detail

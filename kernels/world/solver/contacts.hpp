@@ -24,6 +24,8 @@ struct pair_contacts_view {
     const float* wa;
     const float* wb;
     const float* approach;
+    const float* friction;
+    const float* restitution;
     float* normal;
     float* tangent;
     float* max_normal;
@@ -54,6 +56,8 @@ struct box_contacts_view {
     const float* box_normal;
     const float* box_tangent;
     const float* approach;
+    const float* friction;
+    const float* restitution;
     float* normal;
     float* tangent;
     float* max_normal;
@@ -73,8 +77,10 @@ struct pair_contacts {
     // (wa + wb) by their inverse masses (0: static): the impulses are kept in units of the
     // velocity change they make, so that the normal and tangent masses are 1.
     aligned_floats wa, wb;
-    aligned_floats approach;   // relative normal velocity at the step's start (< 0: closing)
-                               // of a contact apart then; 0 if it overlapped
+    aligned_floats approach; // relative normal velocity at the step's start (< 0: closing)
+                             // of a contact apart then; 0 if it overlapped
+    aligned_floats friction; // of the two bodies' materials combined (materials.hpp)
+    aligned_floats restitution;
     aligned_floats normal;     // accumulated normal impulse (>= 0), kept from step to step
     aligned_floats tangent;    // accumulated friction impulse, kept from step to step
     aligned_floats max_normal; // the largest normal impulse in the step (restitution)
@@ -108,6 +114,8 @@ struct box_contacts {
     aligned_floats box_normal;  // the box's velocity along the normal
     aligned_floats box_tangent; // the box's velocity along the tangent (-ny, nx)
     aligned_floats approach;
+    aligned_floats friction; // of the circle's and the box's materials combined
+    aligned_floats restitution;
     aligned_floats normal;
     aligned_floats tangent;
     aligned_floats max_normal;
@@ -160,9 +168,8 @@ struct contact_softness {
 
 /// What the solve and relax passes read besides the contacts.
 struct solve_parameters {
-    float inverse_h = 0.0F; // 1 / substep
-    float max_push = 0.0F;  // the largest push-out speed, length / time
-    float friction = 0.0F;
+    float inverse_h = 0.0F;      // 1 / substep
+    float max_push = 0.0F;       // the largest push-out speed, length / time
     float elapsed = 0.0F;        // time since the step began, at the substep's solve
     contact_softness moving;     // between two moving circles
     contact_softness fixed;      // with a static circle or a box
@@ -172,7 +179,6 @@ struct solve_parameters {
 
 /// What restitution reads besides the contacts.
 struct restitution_parameters {
-    float restitution = 0.0F;
     float threshold = 0.0F; // approach speeds slower than this do not bounce
 };
 

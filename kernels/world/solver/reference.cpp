@@ -187,7 +187,7 @@ void solve_pairs(const solver_bodies& v, const pair_contacts_view& c, std::size_
         apply_pair(v, a, b, wa, wb, dn * nx, dn * ny);
         // Friction along (-ny, nx), within friction times the normal impulse.
         const float vt = (vx_of(v, b) - vx_of(v, a)) * -ny + (vy_of(v, b) - vy_of(v, a)) * nx;
-        const float limit = p.friction * normal;
+        const float limit = c.friction[k] * normal;
         const float tangent = max_ps(-limit, min_ps(c.tangent[k] - vt, limit));
         const float dt = tangent - c.tangent[k];
         c.tangent[k] = tangent;
@@ -215,7 +215,7 @@ void solve_boxes(const solver_bodies& v, const box_contacts_view& c, std::size_t
         vx_of(v, i) = vx_of(v, i) + dn * nx;
         vy_of(v, i) = vy_of(v, i) + dn * ny;
         const float vt = (vx_of(v, i) * -ny + vy_of(v, i) * nx) - c.box_tangent[k];
-        const float limit = p.friction * normal;
+        const float limit = c.friction[k] * normal;
         const float tangent = max_ps(-limit, min_ps(c.tangent[k] - vt, limit));
         const float dt = tangent - c.tangent[k];
         c.tangent[k] = tangent;
@@ -236,7 +236,7 @@ void restitution_pairs(const solver_bodies& v, const pair_contacts_view& c, std:
         const float ny = c.normal_y[k];
         const float vn = (vx_of(v, b) - vx_of(v, a)) * nx + (vy_of(v, b) - vy_of(v, a)) * ny;
         const float total = c.normal[k];
-        const float normal = max_ps(total - (vn + p.restitution * c.approach[k]), 0.0F);
+        const float normal = max_ps(total - (vn + c.restitution[k] * c.approach[k]), 0.0F);
         c.normal[k] = normal;
         const float dn = normal - total;
         apply_pair(v, a, b, c.wa[k], c.wb[k], dn * nx, dn * ny);
@@ -254,7 +254,7 @@ void restitution_boxes(const solver_bodies& v, const box_contacts_view& c, std::
         const float ny = c.normal_y[k];
         const float vn = (vx_of(v, i) * nx + vy_of(v, i) * ny) - c.box_normal[k];
         const float total = c.normal[k];
-        const float normal = max_ps(total - (vn + p.restitution * c.approach[k]), 0.0F);
+        const float normal = max_ps(total - (vn + c.restitution[k] * c.approach[k]), 0.0F);
         c.normal[k] = normal;
         const float dn = normal - total;
         vx_of(v, i) = vx_of(v, i) + dn * nx;

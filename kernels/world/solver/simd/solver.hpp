@@ -246,7 +246,7 @@ struct solver_simd {
                 const F dn = normal - total;
                 apply_pair(wa, wb, dn * nx, dn * ny, vax, vay, vbx, vby);
                 const F vt = (vbx - vax) * negate<Arch>(ny) + (vby - vay) * nx;
-                const F limit = F(p.friction) * normal;
+                const F limit = r.load(c.friction) * normal;
                 const F old_tangent = r.load(c.tangent);
                 const F tangent =
                     max_ps<Arch>(negate<Arch>(limit), min_ps<Arch>(old_tangent - vt, limit));
@@ -283,7 +283,7 @@ struct solver_simd {
                 vx = vx + dn * nx;
                 vy = vy + dn * ny;
                 const F vt = (vx * negate<Arch>(ny) + vy * nx) - r.load(c.box_tangent);
-                const F limit = F(p.friction) * normal;
+                const F limit = r.load(c.friction) * normal;
                 const F old_tangent = r.load(c.tangent);
                 const F tangent =
                     max_ps<Arch>(negate<Arch>(limit), min_ps<Arch>(old_tangent - vt, limit));
@@ -311,11 +311,10 @@ struct solver_simd {
     // times its approach speed), stored; returns its change.
     template <class View>
     [[gnu::always_inline]] static F bounce_change(const run& r, const View& c, const F& vn,
-                                                  const F& approach, const M& bounce,
-                                                  const detail::restitution_parameters& p) {
+                                                  const F& approach, const M& bounce) {
         const F total = r.load(c.normal);
         const F normal = pick<Arch>(
-            bounce, max_ps<Arch>(total - (vn + F(p.restitution) * approach), F(0.0F)), total);
+            bounce, max_ps<Arch>(total - (vn + r.load(c.restitution) * approach), F(0.0F)), total);
         r.store(c.normal, normal);
         return normal - total;
     }
@@ -342,7 +341,7 @@ struct solver_simd {
                 F vbx = bb.vx;
                 F vby = bb.vy;
                 const F vn = (vbx - vax) * nx + (vby - vay) * ny;
-                const F dn = bounce_change(r, c, vn, approach, bounce, p);
+                const F dn = bounce_change(r, c, vn, approach, bounce);
                 apply_pair(wa, wb, dn * nx, dn * ny, vax, vay, vbx, vby);
                 const M a_moves = (wa > F(0.0F)) & bounce;
                 const M b_moves = (wb > F(0.0F)) & bounce;
@@ -367,7 +366,7 @@ struct solver_simd {
                 const F vx = bi.vx;
                 const F vy = bi.vy;
                 const F vn = (vx * nx + vy * ny) - r.load(c.box_normal);
-                const F dn = bounce_change(r, c, vn, approach, bounce, p);
+                const F dn = bounce_change(r, c, vn, approach, bounce);
                 r.scatter(v.state, i, vx + dn * nx, vy + dn * ny, bounce);
             });
     }
