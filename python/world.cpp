@@ -414,6 +414,42 @@ half_height and inverse_mass (read-only).)")
                 "Every circle's friction and restitution at once (arrays of len(world) values, "
                 "or one number for all).")
             .def(
+                "set_filter",
+                [](world_handle& w, shape_kind kind, std::size_t index, std::uint64_t category,
+                   std::uint64_t mask) {
+                    w.check_idle("set_filter");
+                    w.world.set_filter(kind, index, {category, mask});
+                },
+                py::arg("kind"), py::arg("index"), py::arg("category"), py::arg("mask"),
+                "Shape index of kind (a ShapeKind)'s collision category and mask: two bodies "
+                "collide when each one's category shares a bit with the other's mask.")
+            .def(
+                "filter",
+                [](const world_handle& w, shape_kind kind, std::size_t index) {
+                    w.check_idle("filter");
+                    const collision_filter f = w.world.filter_of(kind, index);
+                    return py::make_tuple(f.category, f.mask);
+                },
+                py::arg("kind"), py::arg("index"), "A shape's (category, mask).")
+            .def(
+                "set_circle_filters",
+                [](world_handle& w, const py::handle& category, const py::handle& mask) {
+                    w.check_idle("set_circle_filters");
+                    using bits =
+                        py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>;
+                    const bits c = bits::ensure(category);
+                    const bits m = bits::ensure(mask);
+                    if (!c || !m || c.ndim() != 1 || m.ndim() != 1) {
+                        PyErr_Clear();
+                        throw py::type_error("category and mask must be one-dimensional arrays "
+                                             "of unsigned integers");
+                    }
+                    w.world.set_circle_filters({c.data(), static_cast<std::size_t>(c.size())},
+                                               {m.data(), static_cast<std::size_t>(m.size())});
+                },
+                py::arg("category"), py::arg("mask"),
+                "Every circle's category and mask at once (arrays of len(world) values).")
+            .def(
                 "cast_rays",
                 [](const world_handle& w, const py::handle& x, const py::handle& y,
                    const py::handle& dx, const py::handle& dy) {

@@ -72,6 +72,14 @@ struct material {
     float restitution = 0.0F;
 };
 
+/// Which bodies collide (docs/behaviour.md, "Collision filters"), as in Box2D: two bodies
+/// collide when each one's category shares a bit with the other's mask. By default every
+/// body is in category 1 and collides with all.
+struct collision_filter {
+    std::uint64_t category = 1;
+    std::uint64_t mask = ~std::uint64_t{0};
+};
+
 /// A world's dynamic boxes, in its own arrays (particle_world::dynamic_boxes): box i has its
 /// centre at (x[i], y[i]), half-sizes half_width[i] and half_height[i] (>= 0), an inverse
 /// mass (>= 0; 0: it never moves) and a velocity, in the world's units.
@@ -200,6 +208,17 @@ public:
     /// std::invalid_argument, naming the first circle out of range, unless both have size()
     /// values and all are in range, changing nothing.
     void set_circle_materials(std::span<const float> friction, std::span<const float> restitution);
+
+    /// The collision filter of shape `index` of `kind`, from the next step on (which lists
+    /// every pair again). Every body starts with the default filter. Throws std::out_of_range
+    /// for an index not below its kind's count, std::invalid_argument for shape_kind::none,
+    /// changing nothing.
+    void set_filter(shape_kind kind, std::size_t index, collision_filter f);
+    [[nodiscard]] collision_filter filter_of(shape_kind kind, std::size_t index) const;
+    /// Every circle's filter at once, circle i's from category[i] and mask[i]. Throws
+    /// std::invalid_argument unless both have size() values, changing nothing.
+    void set_circle_filters(std::span<const std::uint64_t> category,
+                            std::span<const std::uint64_t> mask);
 
     /// Each ray's first hit among every circle and box the world holds, as they are now
     /// (docs/behaviour.md "Ray casts"): the hit into `hits` (its index among the shapes of its

@@ -182,6 +182,16 @@ void particle_world::set_circle_materials(std::span<const float> friction,
                                           std::span<const float> restitution) {
     state_->set_circle_materials(friction, restitution);
 }
+void particle_world::set_filter(shape_kind kind, std::size_t index, collision_filter f) {
+    state_->set_filter(kind, index, f);
+}
+collision_filter particle_world::filter_of(shape_kind kind, std::size_t index) const {
+    return state_->filter_of(kind, index);
+}
+void particle_world::set_circle_filters(std::span<const std::uint64_t> category,
+                                        std::span<const std::uint64_t> mask) {
+    state_->set_circle_filters(category, mask);
+}
 std::size_t particle_world::cast_rays(rays_cview rays, ray_hits_view hits,
                                       std::span<shape_kind> kinds) const {
     return state_->cast_rays(rays, hits, kinds);

@@ -50,6 +50,8 @@ std::size_t detail::world_state::add_circle(circle c, float inverse_mass, float 
     world_materials::add(materials_.circle_friction, materials_.circle_restitution,
                          materials_.defaults);
     materials_.touch();
+    world_filters::add(filters_.circle_category, filters_.circle_mask);
+    filters_.stale = true;
     circles_changed_ = true;
     return size() - 1;
 }
@@ -97,8 +99,10 @@ std::size_t detail::world_state::add_circles(circles_cview circles,
         circles_.vy.push_back(vy_in.empty() ? 0.0F : vy_in[k]);
         world_materials::add(materials_.circle_friction, materials_.circle_restitution,
                              materials_.defaults);
+        world_filters::add(filters_.circle_category, filters_.circle_mask);
     }
     materials_.touch();
+    filters_.stale = true;
     circles_changed_ = true;
     return first;
 }
@@ -139,6 +143,16 @@ std::size_t detail::world_state::remove_marked(std::span<const std::uint8_t> doo
         field->resize(at);
     }
     materials_.touch();
+    for (std::vector<std::uint64_t>* field : {&filters_.circle_category, &filters_.circle_mask}) {
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < doomed.size(); ++i) {
+            if (doomed[i] == 0) {
+                (*field)[at++] = (*field)[i];
+            }
+        }
+        field->resize(at);
+    }
+    filters_.stale = true;
     const std::size_t removed = doomed.size() - kept;
     if (removed > 0) {
         circles_changed_ = true;
@@ -166,6 +180,9 @@ void detail::world_state::set_boxes(aabbs_view boxes) {
     materials_.box_friction.assign(kept.count, materials_.defaults.friction);
     materials_.box_restitution.assign(kept.count, materials_.defaults.restitution);
     materials_.touch();
+    filters_.box_category.assign(kept.count, collision_filter{}.category);
+    filters_.box_mask.assign(kept.count, collision_filter{}.mask);
+    filters_.stale = true;
     // new boxes, new contacts: the box contacts start again from 0
     keep_impulses(solver_, task_runner());
     solver_.carried.boxes.clear();

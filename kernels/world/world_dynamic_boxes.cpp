@@ -41,6 +41,8 @@ std::size_t detail::world_state::add_dynamic_box(aabb box, float inverse_mass, f
     world_materials::add(materials_.dynamic_friction, materials_.dynamic_restitution,
                          materials_.defaults);
     materials_.touch();
+    world_filters::add(filters_.dynamic_category, filters_.dynamic_mask);
+    filters_.stale = true;
     return dynamic_.count() - 1;
 }
 
@@ -55,6 +57,9 @@ void detail::world_state::remove_dynamic_box(std::size_t index) {
     materials_.dynamic_friction.erase(materials_.dynamic_friction.begin() + at);
     materials_.dynamic_restitution.erase(materials_.dynamic_restitution.begin() + at);
     materials_.touch();
+    filters_.dynamic_category.erase(filters_.dynamic_category.begin() + at);
+    filters_.dynamic_mask.erase(filters_.dynamic_mask.begin() + at);
+    filters_.stale = true;
 }
 
 particle_world::dynamic_box detail::world_state::dynamic_box_at(std::size_t index) const {

@@ -76,6 +76,8 @@ std::size_t detail::world_state::add_kinematic_box(aabb box, float vx, float vy)
     world_materials::add(materials_.kinematic_friction, materials_.kinematic_restitution,
                          materials_.defaults);
     materials_.touch();
+    world_filters::add(filters_.kinematic_category, filters_.kinematic_mask);
+    filters_.stale = true;
     kinematic_.min_x.push_back(box.min_x);
     kinematic_.min_y.push_back(box.min_y);
     kinematic_.max_x.push_back(box.max_x);
@@ -97,11 +99,7 @@ std::size_t detail::world_state::add_kinematic_box(aabb box, float vx, float vy)
 
 namespace {
 void check_index(const char* what, std::size_t index, std::size_t count) {
-    if (index >= count) {
-        throw std::out_of_range("simdcollide::particle_world: " + std::string(what) + "(" +
-                                std::to_string(index) + ") with " + std::to_string(count) +
-                                " kinematic boxes");
-    }
+    detail::require_index(what, index, count, "kinematic boxes");
 }
 } // namespace
 
@@ -135,6 +133,11 @@ void detail::world_state::remove_kinematic_box(std::size_t index) {
         field->erase(field->begin() + at);
     }
     materials_.touch();
+    for (std::vector<std::uint64_t>* field :
+         {&filters_.kinematic_category, &filters_.kinematic_mask}) {
+        field->erase(field->begin() + at);
+    }
+    filters_.stale = true;
     kinematic_.moving.erase(kinematic_.moving.begin() + at);
     // Its entries go, and those of the boxes after it name them one lower.
     if (kinematic_.region.size() == 4 * (kinematic_box_count() + 1)) {

@@ -52,22 +52,11 @@ void detail::check_material(const char* what, std::size_t index, material m) {
     }
 }
 
-namespace {
-
-void check_index(const char* call, std::size_t index, std::size_t count) {
-    if (index >= count) {
-        throw std::out_of_range(std::string("simdcollide::particle_world: ") + call + "(" +
-                                std::to_string(index) + ") with " + std::to_string(count));
-    }
-}
-
-} // namespace
-
 void detail::world_state::set_material(shape_kind kind, std::size_t index, material m) {
     world_materials& w = materials_;
     const auto set = [&](const char* what, std::vector<float>& friction,
                          std::vector<float>& restitution) {
-        check_index("set_material", index, friction.size());
+        require_index("set_material", index, friction.size(), "of that kind");
         check_material(what, index, m);
         friction[index] = m.friction;
         restitution[index] = m.restitution;
@@ -95,7 +84,7 @@ material detail::world_state::material_of(shape_kind kind, std::size_t index) co
     const world_materials& w = materials_;
     const auto get = [&](const std::vector<float>& friction,
                          const std::vector<float>& restitution) {
-        check_index("material_of", index, friction.size());
+        require_index("material_of", index, friction.size(), "of that kind");
         return material{friction[index], restitution[index]};
     };
     switch (kind) {

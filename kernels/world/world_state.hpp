@@ -13,6 +13,7 @@
 #include "world/solver/contacts.hpp"
 #include "world/world_boxes.hpp"
 #include "world/world_dynamic_boxes.hpp"
+#include "world/world_filters.hpp"
 #include "world/world_kinematic.hpp"
 #include "world/world_lists.hpp"
 #include "world/world_materials.hpp"
@@ -66,6 +67,10 @@ public:
     void set_material(shape_kind kind, std::size_t index, material m);
     [[nodiscard]] material material_of(shape_kind kind, std::size_t index) const;
     void set_circle_materials(std::span<const float> friction, std::span<const float> restitution);
+    void set_filter(shape_kind kind, std::size_t index, collision_filter f);
+    [[nodiscard]] collision_filter filter_of(shape_kind kind, std::size_t index) const;
+    void set_circle_filters(std::span<const std::uint64_t> category,
+                            std::span<const std::uint64_t> mask);
     std::size_t cast_rays(rays_cview rays, ray_hits_view hits, std::span<shape_kind> kinds) const;
     std::size_t query_region(const aabb& region, std::vector<shape_ref>& out) const;
     std::size_t query_point(float x, float y, float distance, std::vector<shape_ref>& out) const;
@@ -155,6 +160,9 @@ public:
 
 private:
     [[nodiscard]] detail::task_runner task_runner() const noexcept;
+    void filters_changed();
+    // The step's lists without the pairs the filters keep apart (world_filters.hpp).
+    void filter_lists(bool pairs_changed);
 
     world_options options_;
     circle_fields circles_; // as the caller indexes them (particles())
@@ -166,6 +174,7 @@ private:
     kinematic_boxes kinematic_;
     detail::dynamic_boxes dynamic_;
     world_materials materials_;
+    world_filters filters_;
     std::size_t steps_ = 0;
     std::size_t dynamic_contacts_made_ = 0;
     bool circles_changed_ = true; // added or removed since the last sort into slots

@@ -66,6 +66,11 @@ void detail::world_state::step(float dt) {
     }
     list_kinematic_entries(kinematic_, lists_, slots_, boxes_.count(), listed, resorted, tasks);
     list_dynamic_box_entries(dynamic_, lists_, slots_, boxes_, kinematic_, options_, dt, tasks);
+    filters_.stale = filters_.stale || resorted;
+    filters_.refresh(slots_);
+    if (filters_.active) {
+        filter_lists(listed != listing::kept);
+    }
     const float h = dt / static_cast<float>(substeps);
     sweeps_.static_circles_current = false;
     sweeps_.floor = fast_floor(slots_, options_, h, tasks);
@@ -116,7 +121,7 @@ void detail::world_state::step(float dt) {
         clock_.enter(step_stage::integrate_positions);
         integrate_positions(solver_, slots_, dynamic_, h, solver, tasks);
         clock_.enter(step_stage::sweep);
-        sweep_fast_circles(sweeps_, slots_, solver_, boxes_, materials_, tasks);
+        sweep_fast_circles(sweeps_, slots_, solver_, boxes_, materials_, filters_, tasks);
         clock_.enter(step_stage::kinematic_sweep);
         sweep_kinematic_boxes(kinematic_, slots_, solver_, options_, materials_, tasks);
         clock_.enter(step_stage::relax);

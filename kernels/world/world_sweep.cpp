@@ -12,6 +12,7 @@
 #include "runtime/circle_blocks.hpp"
 #include "runtime/tasks.hpp"
 #include "world/world_boxes.hpp"
+#include "world/world_filters.hpp"
 #include "world/world_impact.hpp"
 #include "world/world_materials.hpp"
 #include "world/world_slots.hpp"
@@ -252,7 +253,8 @@ void list_static_circles(detail::sweep_state& sweeps, const detail::circle_slots
 // The sweep of fast circle k (sweeps.fast[k]), with `near` as the grid queries' scratch.
 void sweep_fast_circle(const detail::sweep_state& sweeps, detail::circle_slots& slots,
                        detail::solver_state& solver, const detail::world_boxes& boxes_of_world,
-                       const detail::world_materials& materials, std::size_t k,
+                       const detail::world_materials& materials,
+                       const detail::world_filters& filters, std::size_t k,
                        std::vector<std::uint32_t>& near) {
     const float* const boxes = boxes_of_world.records.data();
     const static_box_grid& grid = boxes_of_world.grid;
@@ -266,14 +268,14 @@ void sweep_fast_circle(const detail::sweep_state& sweeps, detail::circle_slots& 
         grid.candidates_along(sx, sy, r, dx, dy, near);
         for (const std::uint32_t e : near) {
             const float* b = boxes + 4 * std::size_t{e};
-            if (e != skip) {
+            if (e != skip && (!filters.active || filters.collides_with_box(f, e))) {
                 first.offer(sweep::sweep_box_of(sx, sy, r, dx, dy, b[0], b[1], b[2], b[3]), e);
             }
         }
         sweeps.static_circles.candidates_along(sx, sy, r, dx, dy, near);
         for (const std::uint32_t c : near) {
             const std::uint32_t s = sweeps.static_slots[c];
-            if (box_count + c != skip) {
+            if (box_count + c != skip && (!filters.active || filters.bodies_collide(f, s))) {
                 first.offer(sweep::sweep_circle_of(sx, sy, r, dx, dy, slots.x[s], slots.y[s],
                                                    slots.radius[s]),
                             box_count + c);
@@ -323,7 +325,7 @@ void sweep_fast_circle(const detail::sweep_state& sweeps, detail::circle_slots& 
 // impact, its velocity answering it, the rest of the move along the surface swept again.
 void detail::sweep_fast_circles(sweep_state& sweeps, circle_slots& slots, solver_state& solver,
                                 const world_boxes& boxes, const world_materials& materials,
-                                const task_runner& tasks) {
+                                const world_filters& filters, const task_runner& tasks) {
     if (sweeps.fast.empty()) {
         return;
     }
@@ -339,7 +341,7 @@ void detail::sweep_fast_circles(sweep_state& sweeps, circle_slots& slots, solver
         std::vector<std::uint32_t>& near = sweeps.near_of_block[block];
         const std::size_t end = std::min(sweeps.fast.size(), (block + 1) * sweeps_per_task);
         for (std::size_t k = block * sweeps_per_task; k < end; ++k) {
-            sweep_fast_circle(sweeps, slots, solver, boxes, materials, k, near);
+            sweep_fast_circle(sweeps, slots, solver, boxes, materials, filters, k, near);
         }
     });
 }

@@ -12,6 +12,7 @@
 
 namespace simdcollide::detail {
 
+struct world_filters;
 struct world_materials;
 
 struct circle_slots;
@@ -53,6 +54,6 @@ void find_fast_circles(sweep_state& sweeps, circle_slots& slots, const world_opt
 /// impact, its velocity answering it, the rest of the move along the surface swept again.
 void sweep_fast_circles(sweep_state& sweeps, circle_slots& slots, solver_state& solver,
                         const world_boxes& boxes, const world_materials& materials,
-                        const task_runner& tasks);
+                        const world_filters& filters, const task_runner& tasks);
 
 } // namespace simdcollide::detail

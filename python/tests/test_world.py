@@ -216,6 +216,25 @@ def test_materials_per_body_make_a_circle_bounce_and_bad_ones_are_refused():
         w.set_material(sc.ShapeKind.DYNAMIC_BOX, 0, 0.2, 0.0)
 
 
+def test_filters_let_two_rows_pass_through_each_other():
+    w = sc.World()
+    w.set_boxes([-20.0], [-1.0], [20.0], [0.0])
+    for i in range(20):
+        w.add_circle(float(i % 10), 1.0 if i < 10 else 3.0, 0.3)
+    w.set_circle_filters(np.array([2] * 10 + [4] * 10, dtype=np.uint64),
+                         np.array([3] * 10 + [5] * 10, dtype=np.uint64))
+    assert w.filter(sc.ShapeKind.CIRCLE, 12) == (4, 5)
+    for _ in range(180):
+        w.step(1 / 60)
+    assert np.allclose(w.y, 0.3, atol=0.02)
+    w.set_filter(sc.ShapeKind.STATIC_BOX, 0, 8, 0)
+    for _ in range(60):
+        w.step(1 / 60)
+    assert (w.y < -1.0).all()
+    with pytest.raises(IndexError):
+        w.set_filter(sc.ShapeKind.CIRCLE, 20, 1, 1)
+
+
 def crate_stack(count=6):
     """Crates 1 wide and 0.5 high stacked a little apart above the floor of scene(), some
     heavier, one moving: min_x, min_y, max_x, max_y, inverse_mass, vx, vy."""
