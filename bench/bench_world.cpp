@@ -334,6 +334,32 @@ void with_crates(benchmark::State& state, std::size_t n, bool dynamic, int worke
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
+// The settled pile with every circle's own material or filter, as a host that uses them
+// sets them: materials a little different from the boxes' (each contact's combination then
+// takes the square root), or filters in two categories that all collide (each listing then
+// runs the filter pass, which drops nothing). "plain" is the pile as it is.
+void step_with_bodies(benchmark::State& state, std::size_t n, const std::string& bodies) {
+    particle_world world = settled(n);
+    const std::size_t count = world.size();
+    if (bodies == "materials") {
+        std::vector<float> friction(count), restitution(count, 0.0F);
+        for (std::size_t i = 0; i < count; ++i) {
+            friction[i] = i % 2 == 0 ? 0.2F : 0.21F;
+        }
+        world.set_circle_materials(friction, restitution);
+    } else if (bodies == "filters") {
+        std::vector<std::uint64_t> category(count), mask(count, ~std::uint64_t{0});
+        for (std::size_t i = 0; i < count; ++i) {
+            category[i] = i % 2 == 0 ? 1 : 2;
+        }
+        world.set_circle_filters(category, mask);
+    }
+    world.step(scene_dt);
+    timed_steps(state, world);
+    state.counters["end_mean_v2"] = mean_speed2(world);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
 bool register_all() {
     const auto name = benchmark_name;
     // The step alone at more sizes: tools/run-main.sh plots its time per circle against n.
@@ -358,6 +384,12 @@ bool register_all() {
                 step_on_workers, n, workers)
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
+        }
+        for (const char* bodies : {"plain", "materials", "filters"}) {
+            benchmark::RegisterBenchmark(
+                name({"world/step/dispatch", size, "/bodies:", bodies}).c_str(), step_with_bodies,
+                n, std::string(bodies))
+                ->Unit(benchmark::kMillisecond);
         }
         benchmark::RegisterBenchmark(name({"world/look_for_fast/dispatch", size}).c_str(),
                                      look_for_fast, n)
