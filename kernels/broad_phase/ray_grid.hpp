@@ -8,6 +8,7 @@
 
 #include <simdcollide/soa.hpp>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -16,8 +17,8 @@ namespace simdcollide::detail {
 
 class circle_ray_grid {
 public:
-    /// Sorts `circles` into cells of about eight circles each; a circle wider than a cell or
-    /// not finite goes to a list every ray tests instead.
+    /// Sorts `circles` into cells of about eight circles each over the bulk of them; a circle
+    /// wider than a cell, outside the bulk or not finite goes to a list every ray tests.
     explicit circle_ray_grid(circles_cview circles);
 
     /// Every ray against every circle, each ray's hit into `hits` as cast_rays (queries.hpp)
@@ -31,6 +32,11 @@ public:
     void cast(const kernel_table& t, float ox, float oy, float dx, float dy, ray_best& best) const;
 
 private:
+    // Whether a circle fits the cells: finite, radius >= 0, its centre within the bulk.
+    [[nodiscard]] bool in_bulk(float x, float y, float r) const noexcept {
+        return std::isfinite(x) && std::isfinite(y) && std::isfinite(r) && r >= 0.0F &&
+               x >= bulk_[0] && x <= bulk_[1] && y >= bulk_[2] && y <= bulk_[3];
+    }
     // The cells' walk along the segment, within the grid.
     void walk(const kernel_table& t, float ox, float oy, float dx, float dy, ray_best& best) const;
 
@@ -41,6 +47,7 @@ private:
     double cell_ = 1.0;
     std::int64_t columns_ = 0; // 0: no circle in cells
     std::int64_t rows_ = 0;
+    double bulk_[4] = {0.0, 0.0, 0.0, 0.0}; // min x, max x, min y, max y of the centres in cells
     double reach_ = 0.0; // rays whose extent (see cast) is beyond this test every circle
     std::vector<std::uint32_t> cell_start_;
     std::vector<float> x_, y_, radius_; // each cell's circles, cell after cell

@@ -120,6 +120,17 @@ TEST_P(ray_grid_on_each_isa, every_ray_gets_the_brute_forces_hit) {
         if (u.n == 3000) {
             s.circles.push_back({1e6F, -1e6F, 1.0F}); // an outlier
         }
+        if (u.n == 500) { // a far cluster, outside the bulk, that some rays reach
+            for (int k = 0; k < 40; ++k) {
+                s.circles.push_back({5000.0F + static_cast<float>(k), 500.0F, 0.4F});
+            }
+            for (std::size_t i = 0; i < 200; ++i) {
+                s.x[i] = 4990.0F;
+                s.y[i] = 500.0F + 0.01F * static_cast<float>(i);
+                s.dx[i] = 100.0F;
+                s.dy[i] = 0.0F;
+            }
+        }
         const circles_cview circles = std::as_const(s.circles).view();
         const rays_cview rays(s.x, s.y, s.dx, s.dy);
         hit_arrays want(rays.count);
