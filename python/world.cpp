@@ -452,7 +452,8 @@ half_height and inverse_mass (read-only).)")
             .def(
                 "cast_rays",
                 [](const world_handle& w, const py::handle& x, const py::handle& y,
-                   const py::handle& dx, const py::handle& dy) {
+                   const py::handle& dx, const py::handle& dy, std::uint64_t category,
+                   std::uint64_t mask) {
                     w.check_idle("cast_rays");
                     const py::array_t<float> ax = float_values(x, "x");
                     const std::size_t n = static_cast<std::size_t>(ax.size());
@@ -467,39 +468,43 @@ half_height and inverse_mass (read-only).)")
                                              point_y.mutable_data(), normal_x.mutable_data(),
                                              normal_y.mutable_data(), shape.mutable_data(), n);
                     w.world.cast_rays(rays_cview(ax.data(), ay.data(), adx.data(), ady.data(), n),
-                                      hits,
-                                      {reinterpret_cast<shape_kind*>(kind.mutable_data()), n});
+                                      hits, {reinterpret_cast<shape_kind*>(kind.mutable_data()), n},
+                                      {category, mask});
                     return py::module_::import("types").attr("SimpleNamespace")(
                         py::arg("fraction") = fraction, py::arg("point_x") = point_x,
                         py::arg("point_y") = point_y, py::arg("normal_x") = normal_x,
                         py::arg("normal_y") = normal_y, py::arg("shape") = shape,
                         py::arg("kind") = kind);
                 },
-                py::arg("x"), py::arg("y"), py::arg("dx"), py::arg("dy"),
+                py::arg("x"), py::arg("y"), py::arg("dx"), py::arg("dy"), py::arg("category") = 1,
+                py::arg("mask") = ~std::uint64_t{0},
                 R"(Each ray from (x, y) to (x + dx, y + dy)'s first hit among the world's circles and
-boxes: fraction along the ray (1 where it hits nothing), point, outward normal ((0, 0) for a
+boxes that a query of this category and mask sees: fraction along the ray (1 where it hits nothing), point, outward normal ((0, 0) for a
 ray that starts in the shape), the shape's index among its kind (0xFFFFFFFF for none) and its
 kind (a ShapeKind value).)")
             .def(
                 "query_region",
-                [](const world_handle& w, const aabb& region) {
+                [](const world_handle& w, const aabb& region, std::uint64_t category,
+                   std::uint64_t mask) {
                     w.check_idle("query_region");
                     std::vector<shape_ref> found;
-                    w.world.query_region(region, found);
+                    w.world.query_region(region, found, {category, mask});
                     return shapes_to_arrays(found);
                 },
-                py::arg("region"),
+                py::arg("region"), py::arg("category") = 1, py::arg("mask") = ~std::uint64_t{0},
                 "The shapes that reach into the AABB region, as (kinds, indices) arrays: "
                 "circles, then static, kinematic and dynamic boxes, each by index.")
             .def(
                 "query_point",
-                [](const world_handle& w, float x, float y, float distance) {
+                [](const world_handle& w, float x, float y, float distance, std::uint64_t category,
+                   std::uint64_t mask) {
                     w.check_idle("query_point");
                     std::vector<shape_ref> found;
-                    w.world.query_point(x, y, distance, found);
+                    w.world.query_point(x, y, distance, found, {category, mask});
                     return shapes_to_arrays(found);
                 },
-                py::arg("x"), py::arg("y"), py::arg("distance") = 0.0F,
+                py::arg("x"), py::arg("y"), py::arg("distance") = 0.0F, py::arg("category") = 1,
+                py::arg("mask") = ~std::uint64_t{0},
                 "The shapes within distance of the point (x, y), as query_region lists them.")
             .def("step", &world_handle::step, py::arg("dt"),
                  "Advances by dt, with the GIL released.")

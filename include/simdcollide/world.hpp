@@ -225,15 +225,20 @@ public:
     /// kind), the kind into `kinds` (shape_kind::none where it hits nothing). Returns how many
     /// rays hit. Runs on the world's workers. Throws std::invalid_argument as cast_rays
     /// (queries.hpp) does, or unless `kinds` has the rays' count, before writing anything.
-    std::size_t cast_rays(rays_cview rays, ray_hits_view hits, std::span<shape_kind> kinds) const;
+    /// The queries see only the shapes `filter` collides with, by the filters' rule (the
+    /// default filter sees every shape whose mask has bit 0 set).
+    std::size_t cast_rays(rays_cview rays, ray_hits_view hits, std::span<shape_kind> kinds,
+                          collision_filter filter = {}) const;
     /// Replaces `out` with every shape that reaches into `region` (touching counts): circles,
     /// then static, kinematic and dynamic boxes, each kind in ascending index. Returns how
     /// many. Throws std::invalid_argument unless the region is a valid box.
-    std::size_t query_region(const aabb& region, std::vector<shape_ref>& out) const;
+    std::size_t query_region(const aabb& region, std::vector<shape_ref>& out,
+                             collision_filter filter = {}) const;
     /// Replaces `out` with every shape within `distance` of the point (x, y) (0: the shapes the
     /// point is in, their boundary included), in the order of query_region. Throws
     /// std::invalid_argument unless the point is finite and distance finite and >= 0.
-    std::size_t query_point(float x, float y, float distance, std::vector<shape_ref>& out) const;
+    std::size_t query_point(float x, float y, float distance, std::vector<shape_ref>& out,
+                            collision_filter filter = {}) const;
 
     [[nodiscard]] std::size_t size() const noexcept;
     /// The world's own arrays, to read or edit between steps; add_circle invalidates it.

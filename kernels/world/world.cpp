@@ -193,15 +193,17 @@ void particle_world::set_circle_filters(std::span<const std::uint64_t> category,
     state_->set_circle_filters(category, mask);
 }
 std::size_t particle_world::cast_rays(rays_cview rays, ray_hits_view hits,
-                                      std::span<shape_kind> kinds) const {
-    return state_->cast_rays(rays, hits, kinds);
+                                      std::span<shape_kind> kinds, collision_filter filter) const {
+    return state_->cast_rays(rays, hits, kinds, filter);
 }
-std::size_t particle_world::query_region(const aabb& region, std::vector<shape_ref>& out) const {
-    return state_->query_region(region, out);
+std::size_t particle_world::query_region(const aabb& region, std::vector<shape_ref>& out,
+                                         collision_filter filter) const {
+    return state_->query_region(region, out, filter);
 }
 std::size_t particle_world::query_point(float x, float y, float distance,
-                                        std::vector<shape_ref>& out) const {
-    return state_->query_point(x, y, distance, out);
+                                        std::vector<shape_ref>& out,
+                                        collision_filter filter) const {
+    return state_->query_point(x, y, distance, out, filter);
 }
 std::size_t particle_world::size() const noexcept {
     return state_->size();

@@ -71,9 +71,12 @@ public:
     [[nodiscard]] collision_filter filter_of(shape_kind kind, std::size_t index) const;
     void set_circle_filters(std::span<const std::uint64_t> category,
                             std::span<const std::uint64_t> mask);
-    std::size_t cast_rays(rays_cview rays, ray_hits_view hits, std::span<shape_kind> kinds) const;
-    std::size_t query_region(const aabb& region, std::vector<shape_ref>& out) const;
-    std::size_t query_point(float x, float y, float distance, std::vector<shape_ref>& out) const;
+    std::size_t cast_rays(rays_cview rays, ray_hits_view hits, std::span<shape_kind> kinds,
+                          const collision_filter& filter) const;
+    std::size_t query_region(const aabb& region, std::vector<shape_ref>& out,
+                             const collision_filter& filter) const;
+    std::size_t query_point(float x, float y, float distance, std::vector<shape_ref>& out,
+                            const collision_filter& filter) const;
     [[nodiscard]] std::size_t size() const noexcept { return circles_.size(); }
     [[nodiscard]] particles_view particles() noexcept;
     [[nodiscard]] const static_box_grid& boxes() const noexcept { return boxes_.grid; }

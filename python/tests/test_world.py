@@ -188,6 +188,13 @@ def test_rays_and_queries_find_the_worlds_shapes_by_kind():
     assert list(indices) == [0, 0, 0]
     kinds, indices = w.query_point(5.0, 1.0)
     assert list(kinds) == [int(sc.ShapeKind.CIRCLE)] and list(indices) == [1]
+    # A query's filter: circle 0 in category 2 is not seen by a query that leaves bit 2 out.
+    w.set_filter(sc.ShapeKind.CIRCLE, 0, 2, 0xFFFFFFFFFFFFFFFF)
+    past = w.cast_rays([0.0], [1.0], [10.0], [0.0], mask=0xFFFFFFFFFFFFFFFD)
+    assert (past.kind[0], past.shape[0]) == (int(sc.ShapeKind.CIRCLE), 1)
+    assert past.fraction[0] == pytest.approx(0.45)
+    kinds, indices = w.query_point(2.0, 1.0, 0.0, mask=0xFFFFFFFFFFFFFFFD)
+    assert len(kinds) == 0
     with pytest.raises(ValueError, match="ray 0"):
         w.cast_rays([np.nan], [0.0], [1.0], [0.0])
     with pytest.raises(ValueError, match="distance"):

@@ -206,6 +206,51 @@ TEST_P(world_queries, regions_and_points_list_each_kind_in_order) {
     EXPECT_FALSE(got.empty());
 }
 
+// A query's filter: circles of category 2 and the first static box unseen by a query whose
+// mask leaves out bits 1 and 3, seen by the default one.
+TEST_P(world_queries, a_querys_filter_hides_the_shapes_it_does_not_collide_with) {
+    particle_world world = make_world(1);
+    for (std::size_t i = 0; i < world.size(); i += 2) {
+        world.set_filter(shape_kind::circle, i, {2, ~std::uint64_t{0}});
+    }
+    world.set_filter(shape_kind::static_box, 0, {8, ~std::uint64_t{0}});
+    const collision_filter query{1, ~std::uint64_t{2 | 8}};
+    const ray_set rays = random_rays(1500);
+    const std::size_t n = rays.x.size();
+    hit_arrays got(n);
+    world.cast_rays(rays.view(), got.view(), got.kind, query);
+    // The brute force over the circles it sees, renamed, against the world's circle hits.
+    const particles_view p = world.particles();
+    circle_set seen;
+    std::vector<std::uint32_t> index;
+    for (std::uint32_t i = 1; i < p.count; i += 2) {
+        seen.push_back({p.x[i], p.y[i], p.radius[i]});
+        index.push_back(i);
+    }
+    hit_arrays want(n);
+    reference::cast_rays(rays.view(), std::as_const(seen).view(), want.view());
+    std::size_t circle_hits = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (got.kind[i] == shape_kind::circle) {
+            ++circle_hits;
+            ASSERT_NE(want.shape[i], no_shape) << i;
+            EXPECT_EQ(got.shape[i], index[want.shape[i]]) << i;
+            EXPECT_EQ(bits(got.fraction[i]), bits(want.fraction[i])) << i;
+        }
+        EXPECT_FALSE(got.kind[i] == shape_kind::static_box && got.shape[i] == 0) << i;
+    }
+    EXPECT_GT(circle_hits, n / 4);
+    std::vector<shape_ref> found;
+    world.query_region(aabb::from_min_max(0.0F, -1.0F, 20.0F, 30.0F), found, query);
+    for (const shape_ref& r : found) {
+        EXPECT_FALSE(r.kind == shape_kind::circle && r.index % 2 == 0);
+        EXPECT_FALSE(r.kind == shape_kind::static_box && r.index == 0);
+    }
+    std::vector<shape_ref> all;
+    world.query_region(aabb::from_min_max(0.0F, -1.0F, 20.0F, 30.0F), all);
+    EXPECT_GT(all.size(), found.size() + world.size() / 3);
+}
+
 INSTANTIATE_TEST_SUITE_P(every_isa, world_queries, ::testing::ValuesIn(compiled_isas()),
                          isa_test_name);
 
