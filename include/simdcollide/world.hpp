@@ -245,7 +245,8 @@ public:
     [[nodiscard]] particles_view particles() noexcept;
     [[nodiscard]] const static_box_grid& boxes() const noexcept;
     [[nodiscard]] const world_options& options() const noexcept;
-    /// Circle pairs listed for the last step (those that could touch, and more by pair_margin).
+    /// Circle pairs listed for the last step (those that could touch, and more by pair_margin;
+    /// never two that their collision filters keep apart).
     [[nodiscard]] std::size_t last_pair_count() const noexcept;
     [[nodiscard]] std::vector<circle_pair> listed_pairs() const; ///< (lower, higher), sorted
     /// Steps that listed every circle (full) or only those leaving their margins (partial).

@@ -36,7 +36,8 @@ bool sees(const collision_filter& q, std::uint64_t c, std::uint64_t m) {
     return (c & q.mask) != 0 && (q.category & m) != 0;
 }
 
-// The indices of the shapes of one kind that `q` sees, or none where it sees them all.
+// The indices, ascending, of the shapes of one kind that `q` sees; `all`: whether it sees
+// every one.
 std::vector<std::uint32_t> seen_by(const collision_filter& q,
                                    const std::vector<std::uint64_t>& category,
                                    const std::vector<std::uint64_t>& mask, bool& all) {
