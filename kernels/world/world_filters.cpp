@@ -136,7 +136,8 @@ void detail::world_state::filter_lists(bool pairs_changed) {
         filters_.filter_pairs(lists_.pairs);
         filters_.filter_box_entries(lists_.box_contacts);
     }
-    filters_.filter_box_entries(kinematic_.entries, static_cast<std::uint32_t>(boxes_.count()));
+    // The kinematic boxes' entries stay whole (their next relisting builds on them; the
+    // kinematic sweep skips the pairs kept apart): the contacts' merged list drops them.
     filters_.filter_box_entries(kinematic_.box_entries);
     filters_.filter_pairs(dynamic_.pairs);
     filters_.filter_box_entries(dynamic_.fixed);

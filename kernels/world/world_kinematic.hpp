@@ -13,6 +13,7 @@
 
 namespace simdcollide::detail {
 
+struct world_filters;
 struct world_materials;
 
 enum class listing;
@@ -99,7 +100,8 @@ void note_kinematic_starts(kinematic_boxes& kinematic, const circle_slots& slots
 /// swept against the box in its own frame.
 void sweep_kinematic_boxes(const kinematic_boxes& kinematic, circle_slots& slots,
                            solver_state& solver, const world_options& options,
-                           const world_materials& materials, const task_runner& tasks);
+                           const world_materials& materials, const world_filters& filters,
+                           const task_runner& tasks);
 
 /// After the step's substeps: each box where the step left it; a box sent somewhere is
 /// there, and goes by its velocity again from the next step.

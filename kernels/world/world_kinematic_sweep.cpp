@@ -4,6 +4,7 @@
 // per-move math (swept.inl): the same bits on every instruction set. Each circle's sweep reads the
 // boxes and writes that circle alone, so the workers take blocks of circles and the bits do not
 // depend on their number.
+#include "world/world_filters.hpp"
 #include "world/world_kinematic.hpp"
 #include "world/world_materials.hpp"
 
@@ -114,7 +115,8 @@ void detail::note_kinematic_starts(kinematic_boxes& kinematic, const circle_slot
 // where the last left the circle. A slower move is left to the contacts, as against a static box.
 void detail::sweep_kinematic_boxes(const kinematic_boxes& kinematic, circle_slots& slots,
                                    solver_state& solver, const world_options& options,
-                                   const world_materials& materials, const task_runner& tasks) {
+                                   const world_materials& materials, const world_filters& filters,
+                                   const task_runner& tasks) {
     if (!kinematic.sweeps) {
         return;
     }
@@ -137,6 +139,10 @@ void detail::sweep_kinematic_boxes(const kinematic_boxes& kinematic, circle_slot
         bool hit_any = false;
         for (std::uint32_t q = kinematic.first_box[e]; q < kinematic.first_box[e + 1]; ++q) {
             const std::uint32_t b = kinematic.box_of[q];
+            const auto box = static_cast<std::uint32_t>(materials.box_friction.size() + b);
+            if (filters.active && !filters.collides_with_box(c, box)) {
+                continue;
+            }
             const float* const from = k.box_from.data() + 4 * std::size_t{b};
             const float mx = k.centre_move[2 * std::size_t{b}];
             const float my = k.centre_move[2 * std::size_t{b} + 1];
@@ -153,7 +159,6 @@ void detail::sweep_kinematic_boxes(const kinematic_boxes& kinematic, circle_slot
             }
             float vx = slots.vx[c] - k.contact_vx[b];
             float vy = slots.vy[c] - k.contact_vy[b];
-            const std::size_t box = materials.box_friction.size() + b;
             detail::respond_to_impact(
                 vx, vy, hit.normal_x, hit.normal_y,
                 combined_restitution(materials.body_restitution[c],

@@ -123,7 +123,7 @@ void detail::world_state::step(float dt) {
         clock_.enter(step_stage::sweep);
         sweep_fast_circles(sweeps_, slots_, solver_, boxes_, materials_, filters_, tasks);
         clock_.enter(step_stage::kinematic_sweep);
-        sweep_kinematic_boxes(kinematic_, slots_, solver_, options_, materials_, tasks);
+        sweep_kinematic_boxes(kinematic_, slots_, solver_, options_, materials_, filters_, tasks);
         clock_.enter(step_stage::relax);
         solve.use_bias = false;
         solve.elapsed = static_cast<float>(s + 1) * h;
