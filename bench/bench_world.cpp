@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -57,9 +58,10 @@ void report_stages(benchmark::State& state, const detail::step_profile& before,
     }
 }
 
-// Steps the world in whole sort periods (sort_every steps) while the benchmark runs; returns
-// the wall time they took, in nanoseconds.
-double timed_steps(benchmark::State& state, particle_world& world) {
+// Steps the world in whole sort periods (sort_every steps) while the benchmark runs, calling
+// after_step (where given) after each; returns the wall time they took, in nanoseconds.
+double timed_steps(benchmark::State& state, particle_world& world,
+                   const std::function<void()>& after_step = {}) {
     const bool stages = stages_asked();
     detail::state_of(world).keep_profile(stages);
     const detail::step_profile before = detail::state_of(world).profile();
@@ -67,6 +69,9 @@ double timed_steps(benchmark::State& state, particle_world& world) {
     while (state.KeepRunningBatch(particle_world::sort_every)) {
         for (std::size_t k = 0; k < particle_world::sort_every; ++k) {
             world.step(scene_dt);
+            if (after_step) {
+                after_step();
+            }
         }
     }
     const double elapsed =
@@ -337,9 +342,12 @@ void with_crates(benchmark::State& state, std::size_t n, bool dynamic, int worke
 // The settled pile with every circle's own material or filter, as a host that uses them
 // sets them: materials a little different from the boxes' (each contact's combination then
 // takes the square root), or filters in two categories that all collide (each listing then
-// runs the filter pass, which drops nothing). "plain" is the pile as it is.
+// runs the filter pass, which drops nothing), or contact events on and four sensors over it.
+// "plain" is the pile as it is.
 void step_with_bodies(benchmark::State& state, std::size_t n, const std::string& bodies) {
-    particle_world world = settled(n);
+    world_options options = settled(n).options();
+    options.contact_events = bodies == "events";
+    particle_world world = bodies == "events" ? settled_with(n, options) : settled(n);
     const std::size_t count = world.size();
     if (bodies == "materials") {
         std::vector<float> friction(count), restitution(count, 0.0F);
@@ -353,10 +361,26 @@ void step_with_bodies(benchmark::State& state, std::size_t n, const std::string&
             category[i] = i % 2 == 0 ? 1 : 2;
         }
         world.set_circle_filters(category, mask);
+    } else if (bodies == "events") {
+        const float width = scene_width(n);
+        for (int k = 0; k < 4; ++k) {
+            const float left = width * static_cast<float>(k) / 4.0F;
+            world.add_sensor(aabb::from_min_max(left, 0.0F, left + width / 8.0F, 5.0F));
+        }
     }
     world.step(scene_dt);
-    timed_steps(state, world);
+    std::size_t events = 0;
+    std::size_t steps = 0;
+    const auto count_events = [&] {
+        const contact_events& e = world.last_contact_events();
+        events += e.began.size() + e.ended.size();
+        ++steps;
+    };
+    timed_steps(state, world, count_events);
     state.counters["end_mean_v2"] = mean_speed2(world);
+    state.counters["touch_events_per_step"] =
+        static_cast<double>(events) / static_cast<double>(std::max<std::size_t>(steps, 1));
+    state.counters["touching"] = static_cast<double>(world.touching().size());
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
@@ -385,7 +409,7 @@ bool register_all() {
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
         }
-        for (const char* bodies : {"plain", "materials", "filters"}) {
+        for (const char* bodies : {"plain", "materials", "filters", "events"}) {
             if (n != 10000) {
                 break; // the settled 10 000-circle pile is the figure the cost is judged by
             }

@@ -13,8 +13,11 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace simdcollide::python {
 
@@ -92,6 +95,67 @@ py::tuple shapes_to_arrays(const std::vector<shape_ref>& shapes) {
     return py::make_tuple(kinds, indices);
 }
 
+py::object namespace_of(py::kwargs fields) {
+    return py::module_::import("types").attr("SimpleNamespace")(**fields);
+}
+
+// Pairs of shapes as arrays a_kind, a_index, b_kind, b_index (into `fields`).
+template <class Pairs, class Pair>
+py::kwargs pairs_of_shapes(const Pairs& pairs, Pair pair_of) {
+    const std::size_t n = pairs.size();
+    py::array_t<std::uint8_t> a_kind(n), b_kind(n);
+    py::array_t<std::uint32_t> a_index(n), b_index(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const shape_pair& p = pair_of(pairs[i]);
+        a_kind.mutable_data()[i] = static_cast<std::uint8_t>(p.a.kind);
+        a_index.mutable_data()[i] = p.a.index;
+        b_kind.mutable_data()[i] = static_cast<std::uint8_t>(p.b.kind);
+        b_index.mutable_data()[i] = p.b.index;
+    }
+    py::kwargs fields;
+    fields["a_kind"] = a_kind;
+    fields["a_index"] = a_index;
+    fields["b_kind"] = b_kind;
+    fields["b_index"] = b_index;
+    return fields;
+}
+
+py::object shape_pairs_namespace(std::span<const shape_pair> pairs) {
+    return namespace_of(pairs_of_shapes(pairs, [](const shape_pair& p) { return p; }));
+}
+
+py::object hits_namespace(const std::vector<contact_hit>& hits) {
+    py::kwargs fields = pairs_of_shapes(hits, [](const contact_hit& h) { return h.shapes; });
+    const std::size_t n = hits.size();
+    for (const auto& [name, field] :
+         {std::pair{"point_x", &contact_hit::point_x}, std::pair{"point_y", &contact_hit::point_y},
+          std::pair{"normal_x", &contact_hit::normal_x},
+          std::pair{"normal_y", &contact_hit::normal_y}, std::pair{"speed", &contact_hit::speed}}) {
+        py::array_t<float> values(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            values.mutable_data()[i] = hits[i].*field;
+        }
+        fields[name] = values;
+    }
+    return namespace_of(fields);
+}
+
+py::object sensor_events_namespace(const std::vector<sensor_event>& events) {
+    const std::size_t n = events.size();
+    py::array_t<std::uint32_t> sensor(n), index(n);
+    py::array_t<std::uint8_t> kind(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        sensor.mutable_data()[i] = events[i].sensor;
+        kind.mutable_data()[i] = static_cast<std::uint8_t>(events[i].shape.kind);
+        index.mutable_data()[i] = events[i].shape.index;
+    }
+    py::kwargs fields;
+    fields["sensor"] = sensor;
+    fields["kind"] = kind;
+    fields["index"] = index;
+    return namespace_of(fields);
+}
+
 // The options as keyword arguments: each named as world_options names it.
 world_options options_from(const py::kwargs& kwargs) {
     world_options o;
@@ -117,6 +181,13 @@ world_options options_from(const py::kwargs& kwargs) {
         }
         return static_cast<int>(n);
     };
+    const auto as_bool = [](const py::handle& v, const std::string& key) {
+        if (!PyBool_Check(v.ptr()) &&
+            !py::isinstance(v, py::module_::import("numpy").attr("bool_"))) {
+            throw py::type_error("World: " + key + " must be a bool");
+        }
+        return v.cast<bool>();
+    };
     using setter = std::function<void(const py::handle&, const std::string&)>;
     const std::map<std::string, setter> setters = {
         {"gravity_x", [&](auto& v, auto& k) { o.gravity_x = as_float(v, k); }},
@@ -133,6 +204,8 @@ world_options options_from(const py::kwargs& kwargs) {
         {"relax_iterations", [&](auto& v, auto& k) { o.relax_iterations = as_rounds(v, k); }},
         {"sweep_from", [&](auto& v, auto& k) { o.sweep_from = as_float(v, k); }},
         {"pair_margin", [&](auto& v, auto& k) { o.pair_margin = as_float(v, k); }},
+        {"contact_events", [&](auto& v, auto& k) { o.contact_events = as_bool(v, k); }},
+        {"hit_speed", [&](auto& v, auto& k) { o.hit_speed = as_float(v, k); }},
         {"workers", [&](auto& v, auto& k) { o.workers = as_rounds(v, k); }},
     };
     for (const auto& [key, value] : kwargs) {
@@ -160,6 +233,8 @@ py::dict options_dict(const world_options& o) {
     d["relax_iterations"] = o.relax_iterations;
     d["sweep_from"] = o.sweep_from;
     d["pair_margin"] = o.pair_margin;
+    d["contact_events"] = o.contact_events;
+    d["hit_speed"] = o.hit_speed;
     d["workers"] = o.workers;
     return d;
 }
@@ -206,7 +281,7 @@ void bind_world(py::module_& m) {
 kinematic boxes the host moves and dynamic boxes that fall and stack, stepped in time. World(**options) takes world_options' fields as keyword arguments
 (gravity_x, gravity_y, substeps, restitution, friction, contact_hertz,
 contact_damping_ratio, max_push_speed, restitution_threshold, relax_iterations, sweep_from,
-pair_margin, workers); out-of-range values
+pair_margin, contact_events, hit_speed, workers); out-of-range values
 raise ValueError. With workers > 1 the world runs workers - 1 threads of its own.)")
             .def(py::init([](const py::kwargs& kwargs) {
                 return std::make_unique<world_handle>(options_from(kwargs));
@@ -506,6 +581,87 @@ kind (a ShapeKind value).)")
                 py::arg("x"), py::arg("y"), py::arg("distance") = 0.0F, py::arg("category") = 1,
                 py::arg("mask") = ~std::uint64_t{0},
                 "The shapes within distance of the point (x, y), as query_region lists them.")
+            .def(
+                "contact_events",
+                [](const world_handle& w) {
+                    w.check_idle("contact_events");
+                    const contact_events& e = w.world.last_contact_events();
+                    py::kwargs fields;
+                    fields["began"] = shape_pairs_namespace(e.began);
+                    fields["ended"] = shape_pairs_namespace(e.ended);
+                    fields["hits"] = hits_namespace(e.hits);
+                    return namespace_of(fields);
+                },
+                R"(The last step's contact events (World(contact_events=True)): began and ended,
+each with arrays a_kind, a_index, b_kind, b_index, the pairs of shapes that began and stopped
+touching in shape order; hits, the same with point_x, point_y, normal_x, normal_y (from a to b)
+and speed, the contacts that closed faster than hit_speed.)")
+            .def(
+                "touching",
+                [](const world_handle& w) {
+                    w.check_idle("touching");
+                    return shape_pairs_namespace(w.world.touching());
+                },
+                "Every pair of shapes touching at the end of the last step, as contact_events "
+                "lists them.")
+            .def(
+                "add_sensor",
+                [](world_handle& w, const aabb& box, std::uint64_t category, std::uint64_t mask) {
+                    w.check_idle("add_sensor");
+                    return w.world.add_sensor(box, {category, mask});
+                },
+                py::arg("box"), py::arg("category") = 1, py::arg("mask") = ~std::uint64_t{0},
+                "Adds a sensor: a box that collides with nothing and holds, after each step, the "
+                "circles and dynamic boxes reaching into it that its category and mask collide "
+                "with. Returns its index.")
+            .def(
+                "move_sensor",
+                [](world_handle& w, std::size_t index, const aabb& box) {
+                    w.check_idle("move_sensor");
+                    w.world.move_sensor(index, box);
+                },
+                py::arg("index"), py::arg("box"), "Where a sensor is from the next step on.")
+            .def(
+                "remove_sensor",
+                [](world_handle& w, std::size_t index) {
+                    w.check_idle("remove_sensor");
+                    w.world.remove_sensor(index);
+                },
+                py::arg("index"), "Removes a sensor; those after it move down one index.")
+            .def_property_readonly("sensor_count",
+                                   [](const world_handle& w) {
+                                       w.check_idle("sensor_count");
+                                       return w.world.sensor_count();
+                                   })
+            .def(
+                "sensor",
+                [](const world_handle& w, std::size_t index) {
+                    w.check_idle("sensor");
+                    return w.world.sensor_at(index);
+                },
+                py::arg("index"), "A sensor's box.")
+            .def(
+                "sensor_contents",
+                [](const world_handle& w, std::size_t index) {
+                    w.check_idle("sensor_contents");
+                    const std::span<const shape_ref> in = w.world.sensor_contents(index);
+                    return shapes_to_arrays({in.begin(), in.end()});
+                },
+                py::arg("index"),
+                "The shapes in a sensor at the end of the last step, as (kinds, indices) arrays: "
+                "circles, then dynamic boxes, each by index.")
+            .def(
+                "sensor_events",
+                [](const world_handle& w) {
+                    w.check_idle("sensor_events");
+                    const sensor_events& e = w.world.last_sensor_events();
+                    py::kwargs fields;
+                    fields["began"] = sensor_events_namespace(e.began);
+                    fields["ended"] = sensor_events_namespace(e.ended);
+                    return namespace_of(fields);
+                },
+                "What came into (began) and went out of (ended) the sensors in the last step, "
+                "each with arrays sensor, kind and index, by sensor and then shape.")
             .def("step", &world_handle::step, py::arg("dt"),
                  "Advances by dt, with the GIL released.")
             .def("__len__", [](const world_handle& w) { return w.world.size(); })

@@ -181,6 +181,31 @@ inline std::vector<float> motion_of(particle_world& world) {
     return state;
 }
 
+/// record(isa, workers), floats a run gives, on every instruction set this build and CPU
+/// have and on 1, 2, 3, 4, 7 and 16 workers (the reference on one), each bit for bit the
+/// reference's on one worker. record sets the instruction set (set_isa) and resets it.
+template <class Record>
+void expect_same_bits_everywhere(Record record) {
+    const std::vector<float> want = record(isa::reference, 1);
+    for (const isa which : compiled_isas()) {
+        if (!isa_supported(which)) {
+            continue;
+        }
+        for (const int workers : {1, 2, 3, 4, 7, 16}) {
+            if (which == isa::reference && workers > 1) {
+                continue;
+            }
+            const std::vector<float> got = record(which, workers);
+            ASSERT_EQ(got.size(), want.size()) << isa_name(which) << ", " << workers << " workers";
+            std::size_t differ = 0;
+            for (std::size_t k = 0; k < want.size(); ++k) {
+                differ += bits(got[k]) != bits(want[k]) ? 1 : 0;
+            }
+            EXPECT_EQ(differ, 0U) << isa_name(which) << ", " << workers << " workers";
+        }
+    }
+}
+
 /// The distance from (x, y) to box b (0 inside).
 inline float distance_to(float x, float y, const aabb& b) {
     const float dx = std::max({b.min_x - x, 0.0F, x - b.max_x});

@@ -57,6 +57,12 @@ struct world_options {
     float sweep_from = 0.5F;
     /// >= 0, length: how much further than a step's possible move pairs are listed.
     float pair_margin = 0.08F;
+    /// Whether each step reports the pairs of shapes that begin and stop touching and the
+    /// contacts that hit (particle_world::last_contact_events); off, a step finds none.
+    bool contact_events = false;
+    /// >= 0 or infinity (no hits), length / time: a contact that closes faster than this in
+    /// a step is reported as a hit, where contact_events is on.
+    float hit_speed = 1.0F;
     /// 1 to max_workers: the threads a step runs on, the caller's included; the same bits
     /// with any count. Above 1 and without `tasks`, the world has workers - 1 threads.
     int workers = 1;
@@ -103,6 +109,48 @@ struct shape_ref {
     shape_kind kind = shape_kind::none;
     std::uint32_t index = no_shape;
     friend bool operator==(const shape_ref&, const shape_ref&) = default;
+};
+
+/// Two shapes, in shape order: a's kind before b's (in the order of shape_kind), or the same
+/// kind and a's index below b's.
+struct shape_pair {
+    shape_ref a;
+    shape_ref b;
+    friend bool operator==(const shape_pair&, const shape_pair&) = default;
+};
+
+/// A contact that closed faster than world_options::hit_speed in a step and pushed: where
+/// the two shapes met at the step's end, the unit normal from a to b, and the speed at which
+/// they approached along it when the step began (length / time, > hit_speed).
+struct contact_hit {
+    shape_pair shapes;
+    float point_x = 0.0F;
+    float point_y = 0.0F;
+    float normal_x = 0.0F;
+    float normal_y = 0.0F;
+    float speed = 0.0F;
+};
+
+/// What a step's contacts did (docs/behaviour.md, "Contact events"), each list in shape
+/// order (of a, then of b): the pairs that touch at the step's end and did not at its start
+/// (`began`), those that did and do not (`ended`), and the hits.
+struct contact_events {
+    std::vector<shape_pair> began;
+    std::vector<shape_pair> ended;
+    std::vector<contact_hit> hits;
+};
+
+/// A shape that came into, or went out of, sensor `sensor` in a step.
+struct sensor_event {
+    std::uint32_t sensor = 0;
+    shape_ref shape;
+    friend bool operator==(const sensor_event&, const sensor_event&) = default;
+};
+
+/// What a step did to the sensors (docs/behaviour.md, "Sensors"), by sensor and then shape.
+struct sensor_events {
+    std::vector<sensor_event> began;
+    std::vector<sensor_event> ended;
 };
 
 /// Owns circles (position, radius, inverse mass, velocity), static boxes, kinematic boxes and
@@ -239,6 +287,29 @@ public:
     /// std::invalid_argument unless the point is finite and distance finite and >= 0.
     std::size_t query_point(float x, float y, float distance, std::vector<shape_ref>& out,
                             collision_filter filter = {}) const;
+
+    /// The last step's contact events (docs/behaviour.md, "Contact events"); empty lists
+    /// unless world_options::contact_events is on. Valid until the next step.
+    [[nodiscard]] const contact_events& last_contact_events() const noexcept;
+    /// Every pair of shapes touching at the end of the last step, in shape order (empty
+    /// unless contact_events is on).
+    [[nodiscard]] std::span<const shape_pair> touching() const noexcept;
+
+    /// Adds a sensor: a box that collides with nothing and, after each step, holds the
+    /// circles and dynamic boxes that reach into it (touching counts) and that `filter`
+    /// collides with. Returns its index. Throws std::invalid_argument unless the box is valid.
+    std::size_t add_sensor(aabb box, collision_filter filter = {});
+    /// Below: std::out_of_range unless index < sensor_count(). Where sensor `index` is from
+    /// the next step on (std::invalid_argument unless the box is valid):
+    void move_sensor(std::size_t index, aabb box);
+    void remove_sensor(std::size_t index); ///< those after it move down one index
+    [[nodiscard]] std::size_t sensor_count() const noexcept;
+    [[nodiscard]] aabb sensor_at(std::size_t index) const;
+    /// The shapes in sensor `index` at the end of the last step: circles, then dynamic boxes,
+    /// each in ascending index (empty for a sensor added since). Valid until the world changes.
+    [[nodiscard]] std::span<const shape_ref> sensor_contents(std::size_t index) const;
+    /// What came into and went out of the sensors in the last step. Valid until the next step.
+    [[nodiscard]] const sensor_events& last_sensor_events() const noexcept;
 
     [[nodiscard]] std::size_t size() const noexcept;
     /// The world's own arrays, to read or edit between steps; add_circle invalidates it.

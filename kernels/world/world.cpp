@@ -56,6 +56,11 @@ detail::world_state::world_state(world_options options) : options_(options) {
         refuse("sweep_from is " + number(options.sweep_from) +
                ", must be >= 0 (infinity: no continuous collision)");
     }
+    if (!(options.hit_speed >= 0.0F)) {
+        refuse("hit_speed is " + number(options.hit_speed) + ", must be >= 0 (infinity: no hits)");
+    }
+    events_.on = options.contact_events;
+    events_.hit_speed = options.hit_speed;
     if (options.workers < 1 || options.workers > world_options::max_workers) {
         refuse("workers is " + std::to_string(options.workers) + ", must be from 1 to " +
                std::to_string(world_options::max_workers));
@@ -204,6 +209,33 @@ std::size_t particle_world::query_point(float x, float y, float distance,
                                         std::vector<shape_ref>& out,
                                         collision_filter filter) const {
     return state_->query_point(x, y, distance, out, filter);
+}
+const contact_events& particle_world::last_contact_events() const noexcept {
+    return state_->last_contact_events();
+}
+std::span<const shape_pair> particle_world::touching() const noexcept {
+    return state_->touching();
+}
+std::size_t particle_world::add_sensor(aabb box, collision_filter filter) {
+    return state_->add_sensor(box, filter);
+}
+void particle_world::move_sensor(std::size_t index, aabb box) {
+    state_->move_sensor(index, box);
+}
+void particle_world::remove_sensor(std::size_t index) {
+    state_->remove_sensor(index);
+}
+std::size_t particle_world::sensor_count() const noexcept {
+    return state_->sensor_count();
+}
+aabb particle_world::sensor_at(std::size_t index) const {
+    return state_->sensor_at(index);
+}
+std::span<const shape_ref> particle_world::sensor_contents(std::size_t index) const {
+    return state_->sensor_contents(index);
+}
+const sensor_events& particle_world::last_sensor_events() const noexcept {
+    return state_->last_sensor_events();
 }
 std::size_t particle_world::size() const noexcept {
     return state_->size();

@@ -160,6 +160,9 @@ std::size_t detail::world_state::remove_marked(std::span<const std::uint8_t> doo
         keep_impulses_by_circle(solver_, slots_.circle_of_slot, task_runner());
         solver_.carried.remove_circles(doomed);
         remove_circles_from(dynamic_, doomed);
+        const auto renumbering = detail::shape_renumbering::of_marked(shape_kind::circle, doomed);
+        events_.renumber(renumbering);
+        sensors_.renumber(renumbering);
     }
     return removed;
 }
@@ -188,6 +191,7 @@ void detail::world_state::set_boxes(aabbs_view boxes) {
     solver_.carried.boxes.clear();
     dynamic_.carried_fixed.clear();
     dynamic_.carried_as_kept = false;
+    events_.forget(shape_kind::static_box);
 }
 
 } // namespace simdcollide

@@ -52,6 +52,10 @@ void detail::world_state::remove_dynamic_box(std::size_t index) {
                                 std::to_string(index) + ") with " +
                                 std::to_string(dynamic_.count()) + " dynamic boxes");
     }
+    const auto renumbering =
+        detail::shape_renumbering::of_one(shape_kind::dynamic_box, index, dynamic_.count());
+    events_.renumber(renumbering);
+    sensors_.renumber(renumbering);
     detail::remove_dynamic_box(dynamic_, index);
     const auto at = static_cast<std::ptrdiff_t>(index);
     materials_.dynamic_friction.erase(materials_.dynamic_friction.begin() + at);

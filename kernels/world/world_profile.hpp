@@ -27,8 +27,9 @@ enum class step_stage : std::uint8_t {
     relax,                // each substep: rigid contacts, without push-out
     restitution,          // after the substeps
     scatter,              // the results back to the caller's order
+    events,               // contact events and sensors, where asked for
 };
-inline constexpr std::size_t step_stage_count = 15;
+inline constexpr std::size_t step_stage_count = 16;
 
 inline constexpr std::array<const char*, step_stage_count> step_stage_names{
     "sort",         "gather",
@@ -38,7 +39,7 @@ inline constexpr std::array<const char*, step_stage_count> step_stage_names{
     "fast_circles", "integrate_positions",
     "sweep",        "kinematic_sweep",
     "relax",        "restitution",
-    "scatter"};
+    "scatter",      "events"};
 
 /// Seconds spent in each stage over the steps kept so far, and those steps.
 struct step_profile {

@@ -13,6 +13,7 @@
 #include "world/solver/contacts.hpp"
 #include "world/world_boxes.hpp"
 #include "world/world_dynamic_boxes.hpp"
+#include "world/world_events.hpp"
 #include "world/world_filters.hpp"
 #include "world/world_kinematic.hpp"
 #include "world/world_lists.hpp"
@@ -77,6 +78,17 @@ public:
                              const collision_filter& filter) const;
     std::size_t query_point(float x, float y, float distance, std::vector<shape_ref>& out,
                             const collision_filter& filter) const;
+    [[nodiscard]] const contact_events& last_contact_events() const noexcept {
+        return events_.last;
+    }
+    [[nodiscard]] std::span<const shape_pair> touching() const noexcept { return events_.touching; }
+    std::size_t add_sensor(aabb box, collision_filter filter);
+    void move_sensor(std::size_t index, aabb box);
+    void remove_sensor(std::size_t index);
+    [[nodiscard]] std::size_t sensor_count() const noexcept { return sensors_.count(); }
+    [[nodiscard]] aabb sensor_at(std::size_t index) const;
+    [[nodiscard]] std::span<const shape_ref> sensor_contents(std::size_t index) const;
+    [[nodiscard]] const sensor_events& last_sensor_events() const noexcept { return sensors_.last; }
     [[nodiscard]] std::size_t size() const noexcept { return circles_.size(); }
     [[nodiscard]] particles_view particles() noexcept;
     [[nodiscard]] const static_box_grid& boxes() const noexcept { return boxes_.grid; }
@@ -178,6 +190,8 @@ private:
     detail::dynamic_boxes dynamic_;
     world_materials materials_;
     world_filters filters_;
+    world_events events_;
+    world_sensors sensors_;
     std::size_t steps_ = 0;
     std::size_t dynamic_contacts_made_ = 0;
     bool circles_changed_ = true; // added or removed since the last sort into slots

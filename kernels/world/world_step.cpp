@@ -102,7 +102,8 @@ void detail::world_state::step(float dt) {
     prepare_contacts(solver_, slots_, boxes_, kinematic_, dynamic_, h, solver, tasks);
 
     detail::solve_parameters solve = solve_parameters_of(options_, h);
-    solve.keep_max_normal = materials_.max_restitution > 0.0F; // only restitution reads it
+    // only restitution and the hits read it
+    solve.keep_max_normal = materials_.max_restitution > 0.0F || events_.on;
     for (int s = 0; s < substeps; ++s) {
         kinematic_substep_start(kinematic_, boxes_, s, substeps);
         solve.elapsed = static_cast<float>(s) * h;
@@ -139,6 +140,13 @@ void detail::world_state::step(float dt) {
     keep_dynamic_box_impulses(solver_, dynamic_, slots_);
     finish_kinematic_step(kinematic_);
     scatter(slots_, circles_, kernels, tasks);
+    if (events_.on || sensors_.count() > 0) {
+        clock_.enter(step_stage::events);
+    }
+    if (events_.on) {
+        find_contact_events(events_, solver_, lists_.pairs, slots_, boxes_, kinematic_, dynamic_);
+    }
+    find_sensor_events(sensors_, circles_, dynamic_, filters_, tasks);
     clock_.stop();
     ++steps_;
 }

@@ -343,3 +343,49 @@ def test_step_releases_the_gil():
     assert refused, "adding a circle while the world steps must be refused"
     assert turns > 100, "the step held the GIL"
     assert len(w) == n
+
+
+def test_contact_events_and_sensors_report_a_dropped_circle():
+    w = sc.World(contact_events=True, hit_speed=1.0)
+    assert w.options["contact_events"] is True
+    w.set_boxes([-10.0], [-1.0], [10.0], [0.0])
+    w.add_circle(0.0, 2.0, 0.25)
+    sensor = w.add_sensor(sc.AABB(-1.0, 0.0, 1.0, 1.0))
+    assert w.sensor_count == 1 and w.sensor(sensor).max_x == 1.0
+    began, hits, came = [], [], []
+    for _ in range(120):
+        w.step(1 / 60)
+        e = w.contact_events()
+        began += list(zip(e.began.a_kind, e.began.a_index, e.began.b_kind, e.began.b_index))
+        assert len(e.ended.a_kind) == 0
+        hits += list(e.hits.speed)
+        if len(e.hits.speed):
+            assert (e.hits.normal_x[0], e.hits.normal_y[0]) == (0.0, -1.0)
+        s = w.sensor_events()
+        came += list(zip(s.began.sensor, s.began.kind, s.began.index))
+    circle, floor = int(sc.ShapeKind.CIRCLE), int(sc.ShapeKind.STATIC_BOX)
+    assert began == [(circle, 0, floor, 0)]
+    assert len(hits) == 1 and hits[0] == pytest.approx(5.86, abs=0.2)
+    touching = w.touching()
+    assert list(touching.b_kind) == [floor]
+    assert came == [(0, circle, 0)]
+    kinds, indices = w.sensor_contents(0)
+    assert list(kinds) == [circle] and list(indices) == [0]
+    w.move_sensor(0, sc.AABB(3.0, 0.0, 4.0, 1.0))
+    w.step(1 / 60)
+    gone = w.sensor_events().ended
+    assert list(zip(gone.sensor, gone.kind, gone.index)) == [(0, circle, 0)]
+    w.remove_sensor(0)
+    assert w.sensor_count == 0
+    with pytest.raises(IndexError):
+        w.sensor_contents(0)
+    with pytest.raises(ValueError, match="sensor 0"):
+        w.add_sensor(sc.AABB(1.0, 0.0, 0.0, 1.0))
+    with pytest.raises(ValueError, match="hit_speed"):
+        sc.World(hit_speed=-1.0)
+    with pytest.raises(TypeError, match="bool"):
+        sc.World(contact_events=1)
+    quiet = sc.World()
+    quiet.add_circle(0.0, 0.0, 1.0)
+    quiet.step(1 / 60)
+    assert len(quiet.contact_events().began.a_kind) == 0

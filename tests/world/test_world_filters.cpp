@@ -150,7 +150,6 @@ TEST(world_filters, a_filtered_pile_steps_to_the_same_bits_everywhere) {
         reset_isa();
         return motion_of(world);
     };
-    const std::vector<float> want = stepped(isa::reference, 1);
     {
         // Pairs are listed (some are kept apart, many are not), and none kept apart.
         particle_world world = make(1);
@@ -165,22 +164,7 @@ TEST(world_filters, a_filtered_pile_steps_to_the_same_bits_everywhere) {
         EXPECT_EQ(apart, 0U);
         EXPECT_GT(pairs.size(), 500U);
     }
-    for (const isa which : compiled_isas()) {
-        if (!isa_supported(which)) {
-            continue;
-        }
-        for (const int workers : {1, 2, 3, 4, 7, 16}) {
-            if (which == isa::reference && workers > 1) {
-                continue;
-            }
-            const std::vector<float> got = stepped(which, workers);
-            std::size_t differ = 0;
-            for (std::size_t k = 0; k < want.size(); ++k) {
-                differ += bits(got[k]) != bits(want[k]) ? 1 : 0;
-            }
-            EXPECT_EQ(differ, 0U) << isa_name(which) << ", " << workers << " workers";
-        }
-    }
+    expect_same_bits_everywhere(stepped);
 }
 
 TEST(world_filters, bad_calls_are_refused_with_nothing_changed) {

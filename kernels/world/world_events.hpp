@@ -1,0 +1,87 @@
+// Contact events and sensors (docs/behaviour.md, "Contact events" and "Sensors"): after each
+// step, the pairs of shapes that began and stopped touching, found from the step's contacts
+// as the step leaves their shapes (world_events.cpp), the contacts that hit, and what each
+// sensor holds (world_sensors.cpp). Both keep what they found under the caller's indices, so
+// that the next step compares with it; removing a shape renumbers it.
+#pragma once
+
+#include <simdcollide/circle_circle.hpp>
+#include <simdcollide/world.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace simdcollide::detail {
+
+struct circle_fields;
+struct circle_slots;
+struct dynamic_boxes;
+struct kinematic_boxes;
+struct solver_state;
+struct task_runner;
+struct world_boxes;
+struct world_filters;
+
+/// Shapes of one kind removed: each one's new index, no_shape for those that go.
+struct shape_renumbering {
+    shape_kind kind = shape_kind::none;
+    std::vector<std::uint32_t> new_index;
+
+    /// From a mark a shape (non-zero: it goes).
+    static shape_renumbering of_marked(shape_kind kind, std::span<const std::uint8_t> doomed);
+    /// Shape `index` of `count` going.
+    static shape_renumbering of_one(shape_kind kind, std::size_t index, std::size_t count);
+    /// `r` under its new index; false where it went. Keeps the order of a kind's shapes.
+    bool apply(shape_ref& r) const noexcept;
+};
+
+/// Two shapes by rank in shape order (world_events.cpp), the lower first.
+struct ranked_pair {
+    std::uint32_t low, high;
+};
+
+struct world_events {
+    bool on = false;
+    float hit_speed = 1.0F;
+    std::vector<shape_pair> touching; // at the end of the last step, in shape order
+    contact_events last;
+    // Scratch: this step's touching, found as pairs of ranks in shape order (the circles,
+    // then each kind of box) and sorted by buckets into keys; the last step's as keys.
+    std::vector<ranked_pair> found;
+    std::vector<std::uint32_t> bucket_start;
+    std::vector<std::uint64_t> now_keys, was_keys;
+
+    /// The touches of the shapes that go dropped (no event: their indices name no shape),
+    /// the others renumbered.
+    void renumber(const shape_renumbering& r);
+    /// Every touch of a kind dropped (set_boxes replaced the static boxes).
+    void forget(shape_kind kind);
+};
+
+/// After a step: the pairs of its contacts (every listed pair, `pairs` the circles', and
+/// entry) whose shapes touch as the step leaves them, compared with the last step's, and the
+/// contacts that approached faster than the hit speed when the step began and pushed in it.
+void find_contact_events(world_events& events, const solver_state& solver,
+                         std::span<const circle_pair> pairs, const circle_slots& slots,
+                         const world_boxes& boxes, const kinematic_boxes& kinematic,
+                         const dynamic_boxes& dynamic);
+
+struct world_sensors {
+    std::vector<aabb> box;
+    std::vector<collision_filter> filter;
+    std::vector<std::vector<shape_ref>> contents; // at the end of the last step
+    sensor_events last;
+    std::vector<std::vector<shape_ref>> now; // scratch
+
+    [[nodiscard]] std::size_t count() const noexcept { return box.size(); }
+    void renumber(const shape_renumbering& r);
+};
+
+/// After a step: each sensor's circles and dynamic boxes, compared with the last step's.
+void find_sensor_events(world_sensors& sensors, const circle_fields& circles,
+                        const dynamic_boxes& dynamic, const world_filters& filters,
+                        const task_runner& tasks);
+
+} // namespace simdcollide::detail
