@@ -9,9 +9,10 @@
 #      the qemu ones (the sanitizers' runtimes do not run under qemu-user) and the 10 000
 #      circle soak (about ten seconds in Release, far longer at -O0 with sanitizers; a 500
 #      circle pile runs in its place), the two worker tests that step many worlds, and the
-#      packaging tests (a consumer project built three ways), which job 1 runs, and the
-#      kinematic scene's and the contact events' same-bits tests, which jobs 1, 3 and 4 run, and the listings of
-#      large worlds and the soft step's long scenes, which jobs 1 and 4 run;
+#      packaging tests (a consumer project built three ways), which job 1 runs, the
+#      kinematic scene's and the contact events' same-bits tests, which jobs 1, 3 and 4 run,
+#      and the listings of large worlds and the soft step's long scenes, which jobs 1 and 4
+#      run;
 #   3. on x86-64, a cross build for aarch64 (NEON) and every test but the soak, those two
 #      worker tests and the large listings under qemu-aarch64: the NEON path held to the
 #      reference bit for bit;
