@@ -292,8 +292,8 @@ public:
     /// unless world_options::contact_events is on. Valid until the next step.
     [[nodiscard]] const contact_events& last_contact_events() const noexcept;
     /// Every pair of shapes touching at the end of the last step, in shape order (empty
-    /// unless contact_events is on).
-    [[nodiscard]] std::span<const shape_pair> touching() const noexcept;
+    /// unless contact_events is on), made on each call.
+    [[nodiscard]] std::vector<shape_pair> touching() const;
 
     /// Adds a sensor: a box that collides with nothing and, after each step, holds the
     /// circles and dynamic boxes that reach into it (touching counts) and that `filter`

@@ -213,7 +213,7 @@ std::size_t particle_world::query_point(float x, float y, float distance,
 const contact_events& particle_world::last_contact_events() const noexcept {
     return state_->last_contact_events();
 }
-std::span<const shape_pair> particle_world::touching() const noexcept {
+std::vector<shape_pair> particle_world::touching() const {
     return state_->touching();
 }
 std::size_t particle_world::add_sensor(aabb box, collision_filter filter) {

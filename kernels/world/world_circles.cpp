@@ -161,7 +161,7 @@ std::size_t detail::world_state::remove_marked(std::span<const std::uint8_t> doo
         solver_.carried.remove_circles(doomed);
         remove_circles_from(dynamic_, doomed);
         const auto renumbering = detail::shape_renumbering::of_marked(shape_kind::circle, doomed);
-        events_.renumber(renumbering);
+        events_.renumber(renumbering, slots_.circle_of_slot);
         sensors_.renumber(renumbering);
     }
     return removed;

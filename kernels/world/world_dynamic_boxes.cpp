@@ -54,7 +54,7 @@ void detail::world_state::remove_dynamic_box(std::size_t index) {
     }
     const auto renumbering =
         detail::shape_renumbering::of_one(shape_kind::dynamic_box, index, dynamic_.count());
-    events_.renumber(renumbering);
+    events_.renumber(renumbering, slots_.circle_of_slot);
     sensors_.renumber(renumbering);
     detail::remove_dynamic_box(dynamic_, index);
     const auto at = static_cast<std::ptrdiff_t>(index);

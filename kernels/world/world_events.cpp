@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -21,25 +22,15 @@ namespace {
 
 using detail::dynamic_boxes;
 using detail::kinematic_boxes;
-using detail::ranked_pair;
 using detail::world_boxes;
 
-// Shape order as one number: circles, then static, kinematic and dynamic boxes, each kind
-// by index.
-struct shape_ranks {
-    std::uint32_t first[4];
+bool ref_less(const shape_ref& l, const shape_ref& r) {
+    return l.kind != r.kind ? l.kind < r.kind : l.index < r.index;
+}
 
-    [[nodiscard]] std::uint32_t of(shape_ref r) const noexcept {
-        return first[static_cast<int>(r.kind)] + r.index;
-    }
-    [[nodiscard]] shape_ref ref(std::uint32_t rank) const noexcept {
-        int kind = 3;
-        while (rank < first[kind]) {
-            --kind;
-        }
-        return {static_cast<shape_kind>(kind), rank - first[kind]};
-    }
-};
+shape_pair ordered(shape_ref a, shape_ref b) {
+    return ref_less(b, a) ? shape_pair{b, a} : shape_pair{a, b};
+}
 
 struct pair_less {
     bool operator()(const shape_pair& l, const shape_pair& r) const noexcept {
@@ -134,9 +125,9 @@ bool is_hit(const Contacts& c, std::size_t k, float hit_speed) {
 }
 
 // A pair in shape order, with the normal turned where its ends swap.
-void add_hit(const shape_ranks& ranks, shape_ref a, shape_ref b, float nx, float ny, float speed,
-             contact_hit hit, std::vector<contact_hit>& hits) {
-    const bool swap = ranks.of(b) < ranks.of(a);
+void add_hit(shape_ref a, shape_ref b, float nx, float ny, float speed, contact_hit hit,
+             std::vector<contact_hit>& hits) {
+    const bool swap = ref_less(b, a);
     hit.shapes = swap ? shape_pair{b, a} : shape_pair{a, b};
     hit.normal_x = swap ? -nx : nx;
     hit.normal_y = swap ? -ny : ny;
@@ -144,17 +135,9 @@ void add_hit(const shape_ranks& ranks, shape_ref a, shape_ref b, float nx, float
     hits.push_back(hit);
 }
 
-void add_touch(const shape_ranks& ranks, shape_ref a, shape_ref b,
-               std::vector<ranked_pair>& touching) {
-    const std::uint32_t ra = ranks.of(a);
-    const std::uint32_t rb = ranks.of(b);
-    touching.push_back({std::min(ra, rb), std::max(ra, rb)});
-}
-
 // Body pairs (circles with circles, and with or between dynamic boxes): the normal from a to b.
-void body_pairs(const step_shapes& shapes, const shape_ranks& ranks, const detail::pair_contacts& c,
-                float hit_speed, std::vector<ranked_pair>& touching,
-                std::vector<contact_hit>& hits) {
+void body_pairs(const step_shapes& shapes, const detail::pair_contacts& c, float hit_speed,
+                std::vector<shape_pair>& touching, std::vector<contact_hit>& hits) {
     const detail::circle_slots& s = shapes.slots;
     for (std::size_t k = 0; k < c.size(); ++k) {
         const std::uint32_t a = c.a[k];
@@ -166,7 +149,7 @@ void body_pairs(const step_shapes& shapes, const shape_ranks& ranks, const detai
         const shape_ref ra = shapes.body_ref(a);
         const shape_ref rb = shapes.body_ref(b);
         if (touch) {
-            add_touch(ranks, ra, rb, touching);
+            touching.push_back(ordered(ra, rb));
         }
         if (is_hit(c, k, hit_speed)) {
             contact_hit hit;
@@ -175,15 +158,14 @@ void body_pairs(const step_shapes& shapes, const shape_ranks& ranks, const detai
             } else {
                 box_point(shapes.body_bounds(a), shapes.body_bounds(b), hit);
             }
-            add_hit(ranks, ra, rb, c.normal_x[k], c.normal_y[k], -c.approach[k], hit, hits);
+            add_hit(ra, rb, c.normal_x[k], c.normal_y[k], -c.approach[k], hit, hits);
         }
     }
 }
 
 // A body (circle or dynamic box) with a fixed box: the normal from the box to the body.
-void fixed_pairs(const step_shapes& shapes, const shape_ranks& ranks, const detail::box_contacts& c,
-                 float hit_speed, std::vector<ranked_pair>& touching,
-                 std::vector<contact_hit>& hits) {
+void fixed_pairs(const step_shapes& shapes, const detail::box_contacts& c, float hit_speed,
+                 std::vector<shape_pair>& touching, std::vector<contact_hit>& hits) {
     const detail::circle_slots& s = shapes.slots;
     for (std::size_t k = 0; k < c.size(); ++k) {
         const std::uint32_t body = c.circle[k];
@@ -194,7 +176,7 @@ void fixed_pairs(const step_shapes& shapes, const shape_ranks& ranks, const deta
         const shape_ref rbody = shapes.body_ref(body);
         const shape_ref rbox = shapes.fixed_ref(c.box[k]);
         if (touch) {
-            add_touch(ranks, rbody, rbox, touching);
+            touching.push_back(ordered(rbody, rbox));
         }
         if (is_hit(c, k, hit_speed)) {
             contact_hit hit;
@@ -203,7 +185,7 @@ void fixed_pairs(const step_shapes& shapes, const shape_ranks& ranks, const deta
             } else {
                 box_point(box, shapes.body_bounds(body), hit);
             }
-            add_hit(ranks, rbox, rbody, c.normal_x[k], c.normal_y[k], -c.approach[k], hit, hits);
+            add_hit(rbox, rbody, c.normal_x[k], c.normal_y[k], -c.approach[k], hit, hits);
         }
     }
 }
@@ -212,64 +194,30 @@ bool hit_less(const contact_hit& l, const contact_hit& r) {
     return pair_less{}(l.shapes, r.shapes);
 }
 
-// The touching pairs as keys (lower rank << 32 | higher rank) in shape order: counted into
-// a bucket for each lower rank (a shape touches a few others), each bucket then sorted.
-void sort_touching(const std::vector<ranked_pair>& touching, std::uint32_t shapes,
-                   std::vector<std::uint32_t>& start, std::vector<std::uint64_t>& keys) {
-    start.assign(shapes + 1, 0);
-    for (const ranked_pair& p : touching) {
-        ++start[p.low + 1];
-    }
-    for (std::uint32_t r = 0; r < shapes; ++r) {
-        start[r + 1] += start[r];
-    }
-    keys.resize(touching.size());
-    for (const ranked_pair& p : touching) {
-        keys[start[p.low]++] = std::uint64_t{p.low} << 32 | p.high;
-    }
-    // start[r] is now the end of bucket r, the beginning of bucket r + 1
-    std::uint32_t begin = 0;
-    for (std::uint32_t r = 0; r < shapes; ++r) {
-        const std::uint32_t end = start[r];
-        if (end - begin > 16) {
-            std::sort(keys.begin() + begin, keys.begin() + end);
-        } else {
-            for (std::uint32_t k = begin + 1; k < end; ++k) {
-                const std::uint64_t key = keys[k];
-                std::uint32_t at = k;
-                for (; at > begin && keys[at - 1] > key; --at) {
-                    keys[at] = keys[at - 1];
-                }
-                keys[at] = key;
-            }
-        }
-        begin = end;
-    }
+std::uint64_t key_of(std::uint32_t a, std::uint32_t b) {
+    return std::uint64_t{a} << 32 | b;
 }
 
-shape_pair pair_of(const shape_ranks& ranks, std::uint64_t key) {
-    return {ranks.ref(static_cast<std::uint32_t>(key >> 32)),
-            ranks.ref(static_cast<std::uint32_t>(key))};
+shape_pair circles_of(std::uint64_t key, std::span<const std::uint32_t> circle_of_slot) {
+    const std::uint32_t a = circle_of_slot[static_cast<std::uint32_t>(key >> 32)];
+    const std::uint32_t b = circle_of_slot[static_cast<std::uint32_t>(key)];
+    return {{shape_kind::circle, std::min(a, b)}, {shape_kind::circle, std::max(a, b)}};
 }
 
-// Pairs of circles, a circle's rank its index: the listed pairs (those of the contacts) in
-// their order, by slot, which reads the slots in order; most of a pile's pairs touch and many
-// do not, so each is written and kept where it touches, without a branch on it. Then the
-// contacts' hits, a few.
+// The listed circle pairs that touch, as keys (slot a << 32 | slot b), in the lists' order,
+// which is the keys' and reads the slots in memory order; most of a pile's pairs touch and
+// many do not, so each key is written and kept where it touches, without a branch on it.
+// Then the contacts' hits, a few.
 void circle_pairs(const detail::circle_slots& s, std::span<const circle_pair> listed,
-                  const detail::pair_contacts& c, float hit_speed,
-                  std::vector<ranked_pair>& touching, std::vector<contact_hit>& hits) {
-    const std::size_t first = touching.size();
-    touching.resize(first + listed.size());
-    ranked_pair* out = touching.data() + first;
+                  const detail::pair_contacts& c, float hit_speed, std::vector<std::uint64_t>& keys,
+                  std::vector<contact_hit>& hits) {
+    keys.resize(listed.size());
     std::size_t kept = 0;
     for (const circle_pair p : listed) {
-        const std::uint32_t ca = s.circle_of_slot[p.a];
-        const std::uint32_t cb = s.circle_of_slot[p.b];
-        out[kept] = {std::min(ca, cb), std::max(ca, cb)};
+        keys[kept] = key_of(p.a, p.b);
         kept += circles_touch(s, p.a, p.b) ? 1 : 0;
     }
-    touching.resize(first + kept);
+    keys.resize(kept);
     for (std::size_t k = 0; k < c.size(); ++k) {
         if (!is_hit(c, k, hit_speed)) {
             continue;
@@ -278,13 +226,27 @@ void circle_pairs(const detail::circle_slots& s, std::span<const circle_pair> li
         const std::uint32_t cb = s.circle_of_slot[c.b[k]];
         contact_hit h;
         circle_point(s, c.a[k], c.normal_x[k], c.normal_y[k], h);
-        const shape_ref ra{shape_kind::circle, ca};
-        const shape_ref rb{shape_kind::circle, cb};
-        h.shapes = ca < cb ? shape_pair{ra, rb} : shape_pair{rb, ra};
-        h.normal_x = ca < cb ? c.normal_x[k] : -c.normal_x[k];
-        h.normal_y = ca < cb ? c.normal_y[k] : -c.normal_y[k];
-        h.speed = -c.approach[k];
-        hits.push_back(h);
+        add_hit({shape_kind::circle, ca}, {shape_kind::circle, cb}, c.normal_x[k], c.normal_y[k],
+                -c.approach[k], h, hits);
+    }
+}
+
+// What is in `now` and not in `was` (both sorted) into `began`, what is in `was` and not in
+// `now` into `ended`.
+template <class T, class Less, class Began, class Ended>
+void compare(const std::vector<T>& was, const std::vector<T>& now, Less less, Began began,
+             Ended ended) {
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < now.size() || j < was.size()) {
+        if (j == was.size() || (i < now.size() && less(now[i], was[j]))) {
+            began(now[i++]);
+        } else if (i == now.size() || less(was[j], now[i])) {
+            ended(was[j++]);
+        } else {
+            ++i;
+            ++j;
+        }
     }
 }
 
@@ -318,13 +280,53 @@ bool detail::shape_renumbering::apply(shape_ref& r) const noexcept {
     return true;
 }
 
-void detail::world_events::renumber(const shape_renumbering& r) {
-    std::erase_if(touching, [&](shape_pair& p) { return !(r.apply(p.a) && r.apply(p.b)); });
+void detail::world_events::to_circles(std::span<const std::uint32_t> circle_of_slot) {
+    if (!in_slots) {
+        return;
+    }
+    for (std::uint64_t& key : circle_keys) {
+        const shape_pair p = circles_of(key, circle_of_slot);
+        key = key_of(p.a.index, p.b.index);
+    }
+    in_slots = false;
+}
+
+void detail::world_events::renumber(const shape_renumbering& r,
+                                    std::span<const std::uint32_t> circle_of_slot) {
+    std::erase_if(others, [&](shape_pair& p) { return !(r.apply(p.a) && r.apply(p.b)); });
+    if (r.kind != shape_kind::circle) {
+        return;
+    }
+    to_circles(circle_of_slot);
+    std::erase_if(circle_keys, [&](std::uint64_t& key) {
+        shape_ref a{shape_kind::circle, static_cast<std::uint32_t>(key >> 32)};
+        shape_ref b{shape_kind::circle, static_cast<std::uint32_t>(key)};
+        if (!(r.apply(a) && r.apply(b))) {
+            return true;
+        }
+        key = key_of(a.index, b.index); // the order of the circles kept is kept
+        return false;
+    });
 }
 
 void detail::world_events::forget(shape_kind kind) {
-    std::erase_if(touching,
+    std::erase_if(others,
                   [&](const shape_pair& p) { return p.a.kind == kind || p.b.kind == kind; });
+}
+
+std::vector<shape_pair>
+detail::world_events::touching(std::span<const std::uint32_t> circle_of_slot) const {
+    std::vector<shape_pair> all;
+    all.reserve(circle_keys.size() + others.size());
+    for (const std::uint64_t key : circle_keys) {
+        all.push_back(in_slots
+                          ? circles_of(key, circle_of_slot)
+                          : shape_pair{{shape_kind::circle, static_cast<std::uint32_t>(key >> 32)},
+                                       {shape_kind::circle, static_cast<std::uint32_t>(key)}});
+    }
+    all.insert(all.end(), others.begin(), others.end());
+    std::sort(all.begin(), all.end(), pair_less{});
+    return all;
 }
 
 void detail::find_contact_events(world_events& events, const solver_state& solver,
@@ -335,44 +337,40 @@ void detail::find_contact_events(world_events& events, const solver_state& solve
     last.began.clear();
     last.ended.clear();
     last.hits.clear();
-    const step_shapes shapes{slots, boxes, kinematic, dynamic};
-    const auto circles = static_cast<std::uint32_t>(slots.size());
-    const auto statics = static_cast<std::uint32_t>(boxes.count());
-    const auto kinematics = static_cast<std::uint32_t>(kinematic.min_x.size());
-    const shape_ranks ranks{{0, circles, circles + statics, circles + statics + kinematics}};
-    const auto all = static_cast<std::uint32_t>(circles + statics + kinematics + dynamic.count());
-    std::vector<ranked_pair>& found = events.found;
-    found.clear();
-    circle_pairs(slots, pairs, solver.pairs, events.hit_speed, found, last.hits);
-    fixed_pairs(shapes, ranks, solver.boxes, events.hit_speed, found, last.hits);
-    body_pairs(shapes, ranks, solver.dynamic_pairs, events.hit_speed, found, last.hits);
-    fixed_pairs(shapes, ranks, solver.dynamic_fixed, events.hit_speed, found, last.hits);
-    std::vector<std::uint64_t>& now = events.now_keys;
-    sort_touching(found, all, events.bucket_start, now);
-    std::sort(last.hits.begin(), last.hits.end(), hit_less);
-    // The last step's touching under this step's ranks (the counts of shapes change them),
-    // compared with this step's in one pass.
-    std::vector<std::uint64_t>& was = events.was_keys;
-    was.clear();
-    for (const shape_pair& p : events.touching) {
-        was.push_back(std::uint64_t{ranks.of(p.a)} << 32 | ranks.of(p.b));
-    }
-    std::size_t i = 0;
-    std::size_t j = 0;
-    while (i < now.size() || j < was.size()) {
-        if (j == was.size() || (i < now.size() && now[i] < was[j])) {
-            last.began.push_back(pair_of(ranks, now[i++]));
-        } else if (i == now.size() || was[j] < now[i]) {
-            last.ended.push_back(pair_of(ranks, was[j++]));
-        } else {
-            ++i;
-            ++j;
+    // The last step's circle pairs in this step's slots, where these changed.
+    if (!events.in_slots) {
+        for (std::uint64_t& key : events.circle_keys) {
+            const std::uint32_t a = slots.slot_of_circle[static_cast<std::uint32_t>(key >> 32)];
+            const std::uint32_t b = slots.slot_of_circle[static_cast<std::uint32_t>(key)];
+            key = key_of(std::min(a, b), std::max(a, b));
         }
+        std::sort(events.circle_keys.begin(), events.circle_keys.end());
+        events.in_slots = true;
     }
-    events.touching.clear();
-    for (const std::uint64_t key : now) {
-        events.touching.push_back(pair_of(ranks, key));
-    }
+    std::vector<std::uint64_t>& keys = events.now_keys;
+    circle_pairs(slots, pairs, solver.pairs, events.hit_speed, keys, last.hits);
+    std::vector<shape_pair>& others = events.now_others;
+    others.clear();
+    const step_shapes shapes{slots, boxes, kinematic, dynamic};
+    fixed_pairs(shapes, solver.boxes, events.hit_speed, others, last.hits);
+    body_pairs(shapes, solver.dynamic_pairs, events.hit_speed, others, last.hits);
+    fixed_pairs(shapes, solver.dynamic_fixed, events.hit_speed, others, last.hits);
+    std::sort(others.begin(), others.end(), pair_less{});
+    std::sort(last.hits.begin(), last.hits.end(), hit_less);
+    // A step changes few touches: the changes are found in the slots' order, then named and
+    // put in shape order.
+    const std::span<const std::uint32_t> circle_of_slot = slots.circle_of_slot;
+    compare(
+        events.circle_keys, keys, std::less<>{},
+        [&](std::uint64_t key) { last.began.push_back(circles_of(key, circle_of_slot)); },
+        [&](std::uint64_t key) { last.ended.push_back(circles_of(key, circle_of_slot)); });
+    compare(
+        events.others, others, pair_less{}, [&](const shape_pair& p) { last.began.push_back(p); },
+        [&](const shape_pair& p) { last.ended.push_back(p); });
+    std::sort(last.began.begin(), last.began.end(), pair_less{});
+    std::sort(last.ended.begin(), last.ended.end(), pair_less{});
+    events.circle_keys.swap(keys);
+    events.others.swap(others);
 }
 
 } // namespace simdcollide

@@ -37,27 +37,30 @@ struct shape_renumbering {
     bool apply(shape_ref& r) const noexcept;
 };
 
-/// Two shapes by rank in shape order (world_events.cpp), the lower first.
-struct ranked_pair {
-    std::uint32_t low, high;
-};
-
 struct world_events {
     bool on = false;
     float hit_speed = 1.0F;
-    std::vector<shape_pair> touching; // at the end of the last step, in shape order
+    // What touched at the end of the last step: the circle pairs as keys a << 32 | b (a <
+    // b), sorted, in slots while in_slots, else in the caller's indices (from a change of the
+    // slots or a removal until the next step); the other pairs in shape order.
+    std::vector<std::uint64_t> circle_keys;
+    bool in_slots = true;
+    std::vector<shape_pair> others;
     contact_events last;
-    // Scratch: this step's touching, found as pairs of ranks in shape order (the circles,
-    // then each kind of box) and sorted by buckets into keys; the last step's as keys.
-    std::vector<ranked_pair> found;
-    std::vector<std::uint32_t> bucket_start;
-    std::vector<std::uint64_t> now_keys, was_keys;
+    // Scratch: this step's touching.
+    std::vector<std::uint64_t> now_keys;
+    std::vector<shape_pair> now_others;
 
-    /// The touches of the shapes that go dropped (no event: their indices name no shape),
-    /// the others renumbered.
-    void renumber(const shape_renumbering& r);
+    /// Before the slots change: the circle pairs named by the caller's indices.
+    void to_circles(std::span<const std::uint32_t> circle_of_slot);
+    /// The touches of the shapes that go dropped (no event: their indices name no shape), the
+    /// others renumbered; circle_of_slot: the slots as the last step left them.
+    void renumber(const shape_renumbering& r, std::span<const std::uint32_t> circle_of_slot);
     /// Every touch of a kind dropped (set_boxes replaced the static boxes).
     void forget(shape_kind kind);
+    /// Every touching pair, in shape order.
+    [[nodiscard]] std::vector<shape_pair>
+    touching(std::span<const std::uint32_t> circle_of_slot) const;
 };
 
 /// After a step: the pairs of its contacts (every listed pair, `pairs` the circles', and

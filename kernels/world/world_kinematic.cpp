@@ -125,7 +125,8 @@ void detail::world_state::move_kinematic_box(std::size_t index, aabb next) {
 void detail::world_state::remove_kinematic_box(std::size_t index) {
     check_index("remove_kinematic_box", index, kinematic_box_count());
     events_.renumber(
-        detail::shape_renumbering::of_one(shape_kind::kinematic_box, index, kinematic_box_count()));
+        detail::shape_renumbering::of_one(shape_kind::kinematic_box, index, kinematic_box_count()),
+        slots_.circle_of_slot);
     const auto at = static_cast<std::ptrdiff_t>(index);
     for (std::vector<float>* field :
          {&kinematic_.min_x, &kinematic_.min_y, &kinematic_.max_x, &kinematic_.max_y,

@@ -81,7 +81,9 @@ public:
     [[nodiscard]] const contact_events& last_contact_events() const noexcept {
         return events_.last;
     }
-    [[nodiscard]] std::span<const shape_pair> touching() const noexcept { return events_.touching; }
+    [[nodiscard]] std::vector<shape_pair> touching() const {
+        return events_.touching(slots_.circle_of_slot);
+    }
     std::size_t add_sensor(aabb box, collision_filter filter);
     void move_sensor(std::size_t index, aabb box);
     void remove_sensor(std::size_t index);

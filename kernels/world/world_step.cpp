@@ -39,6 +39,7 @@ void detail::world_state::step(float dt) {
     if (resorted) {
         // the slots change: the impulses go by the caller's indices
         keep_impulses_by_circle(solver_, slots_.circle_of_slot, tasks);
+        events_.to_circles(slots_.circle_of_slot); // and the touches
         sort_slots(circles_, slots_, lists_, tasks);
         circles_changed_ = false;
     }

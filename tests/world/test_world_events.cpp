@@ -220,7 +220,7 @@ TEST(world_events, what_touches_after_each_step_is_a_brute_forces_and_the_events
     for (int s = 0; s < 120; ++s) {
         world.step(dt);
         const std::vector<shape_pair> want = brute_touching(world);
-        const std::vector<shape_pair> got(world.touching().begin(), world.touching().end());
+        const std::vector<shape_pair> got = world.touching();
         ASSERT_EQ(got, want) << "step " << s;
         const contact_events& e = world.last_contact_events();
         std::vector<shape_pair> want_began, want_ended;
@@ -272,7 +272,7 @@ TEST(world_events, a_removed_shape_ends_its_touches_silently_and_the_others_are_
     world.step(dt);
     // No event names a shape that went; the survivors' touches carry on.
     const std::vector<shape_pair> want = brute_touching(world);
-    EXPECT_EQ(std::vector<shape_pair>(world.touching().begin(), world.touching().end()), want);
+    EXPECT_EQ(world.touching(), want);
     EXPECT_LT(world.last_contact_events().began.size(), want.size() / 4);
     aabb_set none;
     world.set_boxes(none.view());
