@@ -195,6 +195,24 @@ TEST(world_events, a_circle_dropped_on_a_floor_begins_one_touch_hits_once_and_en
     EXPECT_NEAR(hits[0].point_y, 0.0F, 0.01F);
 }
 
+TEST(world_events, a_circle_swept_onto_the_floor_at_speed_begins_one_touch_and_hits_once) {
+    particle_world world = floor_world({.contact_events = true});
+    world.add_circle({0.0F, 5.0F, 0.1F}, 1.0F, 0.0F, -300.0F); // 5 a step: swept
+    std::size_t began = 0;
+    std::vector<contact_hit> hits;
+    for (int s = 0; s < 60; ++s) {
+        world.step(dt);
+        began += world.last_contact_events().began.size();
+        EXPECT_TRUE(world.last_contact_events().ended.empty()) << s;
+        const std::vector<contact_hit>& h = world.last_contact_events().hits;
+        hits.insert(hits.end(), h.begin(), h.end());
+    }
+    EXPECT_NEAR(world.particles().y[0], 0.1F, 0.01F);
+    EXPECT_EQ(began, 1U);
+    ASSERT_EQ(hits.size(), 1U);
+    EXPECT_NEAR(hits[0].speed, 300.0F, 1.0F);
+}
+
 TEST(world_events, without_contact_events_or_above_the_hit_speed_a_step_reports_none) {
     particle_world quiet = floor_world({});
     particle_world no_hits =
