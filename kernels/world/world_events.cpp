@@ -1,5 +1,6 @@
 // Contact events (world_events.hpp): the step's contacts tested as the step leaves their
-// shapes, under the caller's indices, sorted, and compared with the last step's.
+// shapes and compared with the last step's: the circle pairs by slot, in the lists' order,
+// the others in shape order; the changes then named by the caller's indices.
 #include "world/world_events.hpp"
 
 #include "world/solver/contacts.hpp"

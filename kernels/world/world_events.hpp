@@ -1,8 +1,8 @@
 // Contact events and sensors (docs/behaviour.md, "Contact events" and "Sensors"): after each
 // step, the pairs of shapes that began and stopped touching, found from the step's contacts
 // as the step leaves their shapes (world_events.cpp), the contacts that hit, and what each
-// sensor holds (world_sensors.cpp). Both keep what they found under the caller's indices, so
-// that the next step compares with it; removing a shape renumbers it.
+// sensor holds (world_sensors.cpp). Both keep what they found for the next step to compare
+// with; removing a shape renumbers what names it.
 #pragma once
 
 #include <simdcollide/circle_circle.hpp>
