@@ -3,6 +3,7 @@
 // the others in shape order; the changes then named by the caller's indices.
 #include "world/world_events.hpp"
 
+#include "runtime/tasks.hpp"
 #include "world/solver/contacts.hpp"
 #include "world/world_boxes.hpp"
 #include "world/world_dynamic_boxes.hpp"
@@ -205,20 +206,25 @@ shape_pair circles_of(std::uint64_t key, std::span<const std::uint32_t> circle_o
     return {{shape_kind::circle, std::min(a, b)}, {shape_kind::circle, std::max(a, b)}};
 }
 
-// The listed circle pairs that touch, as keys (slot a << 32 | slot b), in the lists' order,
-// which is the keys' and reads the slots in memory order; most of a pile's pairs touch and
-// many do not, so each key is written and kept where it touches, without a branch on it.
-// Then the contacts' hits, a few.
-void circle_pairs(const detail::circle_slots& s, std::span<const circle_pair> listed,
-                  const detail::pair_contacts& c, float hit_speed, std::vector<std::uint64_t>& keys,
-                  std::vector<contact_hit>& hits) {
-    keys.resize(listed.size());
-    std::size_t kept = 0;
+// The listed circle pairs that touch, appended to `keys` as keys (slot a << 32 | slot b), in
+// the lists' order, which is the keys' and reads the slots in memory order; most of a pile's
+// pairs touch and many do not, so each key is written and kept where it touches, without a
+// branch on it.
+void touching_circles(const detail::circle_slots& s, std::span<const circle_pair> listed,
+                      std::vector<std::uint64_t>& keys) {
+    const std::size_t first = keys.size();
+    keys.resize(first + listed.size());
+    std::size_t kept = first;
     for (const circle_pair p : listed) {
         keys[kept] = key_of(p.a, p.b);
         kept += circles_touch(s, p.a, p.b) ? 1 : 0;
     }
     keys.resize(kept);
+}
+
+// The circle pairs' contacts that hit, a few.
+void circle_hits(const detail::circle_slots& s, const detail::pair_contacts& c, float hit_speed,
+                 std::vector<contact_hit>& hits) {
     for (std::size_t k = 0; k < c.size(); ++k) {
         if (!is_hit(c, k, hit_speed)) {
             continue;
@@ -333,7 +339,7 @@ detail::world_events::touching(std::span<const std::uint32_t> circle_of_slot) co
 void detail::find_contact_events(world_events& events, const solver_state& solver,
                                  std::span<const circle_pair> pairs, const circle_slots& slots,
                                  const world_boxes& boxes, const kinematic_boxes& kinematic,
-                                 const dynamic_boxes& dynamic) {
+                                 const dynamic_boxes& dynamic, const task_runner& tasks) {
     contact_events& last = events.last;
     last.began.clear();
     last.ended.clear();
@@ -348,8 +354,14 @@ void detail::find_contact_events(world_events& events, const solver_state& solve
         std::sort(events.circle_keys.begin(), events.circle_keys.end());
         events.in_slots = true;
     }
+    // The circle pairs in blocks on the workers, joined in the lists' order.
     std::vector<std::uint64_t>& keys = events.now_keys;
-    circle_pairs(slots, pairs, solver.pairs, events.hit_speed, keys, last.hits);
+    join_in_blocks(tasks, pairs.size(), items_per_task, events.keys_of_block, keys,
+                   [&](std::size_t first, std::size_t end, std::vector<std::uint64_t>& out,
+                       std::size_t /*block*/) {
+                       touching_circles(slots, pairs.subspan(first, end - first), out);
+                   });
+    circle_hits(slots, solver.pairs, events.hit_speed, last.hits);
     std::vector<shape_pair>& others = events.now_others;
     others.clear();
     const step_shapes shapes{slots, boxes, kinematic, dynamic};

@@ -49,6 +49,7 @@ struct world_events {
     contact_events last;
     // Scratch: this step's touching.
     std::vector<std::uint64_t> now_keys;
+    std::vector<std::vector<std::uint64_t>> keys_of_block;
     std::vector<shape_pair> now_others;
 
     /// Before the slots change: the circle pairs named by the caller's indices.
@@ -63,13 +64,14 @@ struct world_events {
     touching(std::span<const std::uint32_t> circle_of_slot) const;
 };
 
-/// After a step: the pairs of its contacts (every listed pair, `pairs` the circles', and
-/// entry) whose shapes touch as the step leaves them, compared with the last step's, and the
-/// contacts that approached faster than the hit speed when the step began and pushed in it.
+/// After a step: the pairs of its contacts (every listed pair and entry; `pairs`, the
+/// circles', tested in blocks on the workers) whose shapes touch as the step leaves them,
+/// compared with the last step's, and the contacts that approached faster than the hit speed
+/// when the step began and pushed in it.
 void find_contact_events(world_events& events, const solver_state& solver,
                          std::span<const circle_pair> pairs, const circle_slots& slots,
                          const world_boxes& boxes, const kinematic_boxes& kinematic,
-                         const dynamic_boxes& dynamic);
+                         const dynamic_boxes& dynamic, const task_runner& tasks);
 
 struct world_sensors {
     std::vector<aabb> box;

@@ -145,7 +145,8 @@ void detail::world_state::step(float dt) {
         clock_.enter(step_stage::events);
     }
     if (events_.on) {
-        find_contact_events(events_, solver_, lists_.pairs, slots_, boxes_, kinematic_, dynamic_);
+        find_contact_events(events_, solver_, lists_.pairs, slots_, boxes_, kinematic_, dynamic_,
+                            tasks);
     }
     find_sensor_events(sensors_, circles_, dynamic_, filters_, tasks);
     clock_.stop();
