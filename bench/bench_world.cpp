@@ -384,6 +384,22 @@ void step_with_bodies(benchmark::State& state, std::size_t n, const std::string&
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
+// The settled pile with sleep on, asleep: what a step costs a world at rest (docs/behaviour.md,
+// "Sleep"), beside world/step/dispatch/<n>, the same pile awake.
+void step_asleep(benchmark::State& state, std::size_t n) {
+    world_options options = settled(n).options();
+    options.sleep = true;
+    particle_world world = settled_with(n, options);
+    for (int s = 0; s < 600 && !world.sleeping(); ++s) {
+        world.step(scene_dt);
+    }
+    const double elapsed = timed_steps(state, world);
+    state.counters["asleep"] = world.sleeping() ? 1.0 : 0.0;
+    state.counters["ns_per_circle"] =
+        elapsed / static_cast<double>(state.iterations()) / static_cast<double>(n);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
 bool register_all() {
     const auto name = benchmark_name;
     // The step alone at more sizes: tools/run-main.sh plots its time per circle against n.
@@ -409,6 +425,9 @@ bool register_all() {
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
         }
+        benchmark::RegisterBenchmark(name({"world/step/dispatch", size, "/sleep:on"}).c_str(),
+                                     step_asleep, n)
+            ->Unit(benchmark::kMillisecond);
         for (const char* bodies : {"plain", "materials", "filters", "events"}) {
             if (n != 10000) {
                 break; // the settled 10 000-circle pile is the figure the cost is judged by

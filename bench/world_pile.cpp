@@ -268,8 +268,12 @@ void at_rest_again(particle_world& world) {
 }
 
 particle_world& settled_with(std::size_t n, const world_options& options) {
-    static std::map<std::tuple<std::size_t, int, float>, std::unique_ptr<particle_world>> piles;
-    std::unique_ptr<particle_world>& w = piles[{n, options.workers, options.sweep_from}];
+    // by what the benchmarks set: the workers, the sweeps, contact events and sleep
+    static std::map<std::tuple<std::size_t, int, float, bool, bool>,
+                    std::unique_ptr<particle_world>>
+        piles;
+    std::unique_ptr<particle_world>& w =
+        piles[{n, options.workers, options.sweep_from, options.contact_events, options.sleep}];
     if (!w) {
         w = std::make_unique<particle_world>(rebuilt(settled(n), options));
         at_rest_again(*w);

@@ -206,6 +206,9 @@ world_options options_from(const py::kwargs& kwargs) {
         {"pair_margin", [&](auto& v, auto& k) { o.pair_margin = as_float(v, k); }},
         {"contact_events", [&](auto& v, auto& k) { o.contact_events = as_bool(v, k); }},
         {"hit_speed", [&](auto& v, auto& k) { o.hit_speed = as_float(v, k); }},
+        {"sleep", [&](auto& v, auto& k) { o.sleep = as_bool(v, k); }},
+        {"sleep_speed", [&](auto& v, auto& k) { o.sleep_speed = as_float(v, k); }},
+        {"sleep_time", [&](auto& v, auto& k) { o.sleep_time = as_float(v, k); }},
         {"workers", [&](auto& v, auto& k) { o.workers = as_rounds(v, k); }},
     };
     for (const auto& [key, value] : kwargs) {
@@ -235,6 +238,9 @@ py::dict options_dict(const world_options& o) {
     d["pair_margin"] = o.pair_margin;
     d["contact_events"] = o.contact_events;
     d["hit_speed"] = o.hit_speed;
+    d["sleep"] = o.sleep;
+    d["sleep_speed"] = o.sleep_speed;
+    d["sleep_time"] = o.sleep_time;
     d["workers"] = o.workers;
     return d;
 }
@@ -281,7 +287,7 @@ void bind_world(py::module_& m) {
 kinematic boxes the host moves and dynamic boxes that fall and stack, stepped in time. World(**options) takes world_options' fields as keyword arguments
 (gravity_x, gravity_y, substeps, restitution, friction, contact_hertz,
 contact_damping_ratio, max_push_speed, restitution_threshold, relax_iterations, sweep_from,
-pair_margin, contact_events, hit_speed, workers); out-of-range values
+pair_margin, contact_events, hit_speed, sleep, sleep_speed, sleep_time, workers); out-of-range values
 raise ValueError. With workers > 1 the world runs workers - 1 threads of its own.)")
             .def(py::init([](const py::kwargs& kwargs) {
                 return std::make_unique<world_handle>(options_from(kwargs));
@@ -662,6 +668,20 @@ and speed, the contacts that closed faster than hit_speed.)")
                 },
                 "What came into (began) and went out of (ended) the sensors in the last step, "
                 "each with arrays sensor, kind and index, by sensor and then shape.")
+            .def_property_readonly(
+                "sleeping",
+                [](const world_handle& w) {
+                    w.check_idle("sleeping");
+                    return w.world.sleeping();
+                },
+                "Whether the world is asleep (World(sleep=True)): its last step changed nothing.")
+            .def(
+                "wake",
+                [](world_handle& w) {
+                    w.check_idle("wake");
+                    w.world.wake();
+                },
+                "Wakes the world: the next step runs in full.")
             .def("step", &world_handle::step, py::arg("dt"),
                  "Advances by dt, with the GIL released.")
             .def("__len__", [](const world_handle& w) { return w.world.size(); })

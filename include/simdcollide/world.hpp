@@ -63,6 +63,13 @@ struct world_options {
     /// >= 0 or infinity (no hits), length / time: a contact that closes faster than this in
     /// a step is reported as a hit, where contact_events is on.
     float hit_speed = 1.0F;
+    /// Whether the world falls asleep once it rests (docs/behaviour.md, "Sleep"): when every
+    /// moving body has been slower than sleep_speed for sleep_time, its velocities are set
+    /// to 0 and steps change nothing until an edit, a body the host moves or sets moving, or
+    /// a kinematic box that moves wakes it.
+    bool sleep = false;
+    float sleep_speed = 0.05F; ///< >= 0 and finite, length / time
+    float sleep_time = 0.5F;   ///< >= 0 and finite, time
     /// 1 to max_workers: the threads a step runs on, the caller's included; the same bits
     /// with any count. Above 1 and without `tasks`, the world has workers - 1 threads.
     int workers = 1;
@@ -310,6 +317,11 @@ public:
     [[nodiscard]] std::span<const shape_ref> sensor_contents(std::size_t index) const;
     /// What came into and went out of the sensors in the last step. Valid until the next step.
     [[nodiscard]] const sensor_events& last_sensor_events() const noexcept;
+
+    /// Whether the world is asleep (world_options::sleep): its last step changed nothing.
+    [[nodiscard]] bool sleeping() const noexcept;
+    /// Wakes the world: the next step runs in full.
+    void wake() noexcept;
 
     [[nodiscard]] std::size_t size() const noexcept;
     /// The world's own arrays, to read or edit between steps; add_circle invalidates it.

@@ -59,6 +59,12 @@ detail::world_state::world_state(world_options options) : options_(options) {
     if (!(options.hit_speed >= 0.0F)) {
         refuse("hit_speed is " + number(options.hit_speed) + ", must be >= 0 (infinity: no hits)");
     }
+    for (const auto& [name, value] : {std::pair{"sleep_speed", options.sleep_speed},
+                                      std::pair{"sleep_time", options.sleep_time}}) {
+        if (!(value >= 0.0F && std::isfinite(value))) {
+            refuse(std::string(name) + " is " + number(value) + ", must be finite and >= 0");
+        }
+    }
     events_.on = options.contact_events;
     events_.hit_speed = options.hit_speed;
     if (options.workers < 1 || options.workers > world_options::max_workers) {
@@ -236,6 +242,12 @@ std::span<const shape_ref> particle_world::sensor_contents(std::size_t index) co
 }
 const sensor_events& particle_world::last_sensor_events() const noexcept {
     return state_->last_sensor_events();
+}
+bool particle_world::sleeping() const noexcept {
+    return state_->sleeping();
+}
+void particle_world::wake() noexcept {
+    state_->wake();
 }
 std::size_t particle_world::size() const noexcept {
     return state_->size();

@@ -19,6 +19,7 @@
 #include "world/world_lists.hpp"
 #include "world/world_materials.hpp"
 #include "world/world_profile.hpp"
+#include "world/world_sleep.hpp"
 #include "world/world_slots.hpp"
 #include "world/world_solve.hpp"
 #include "world/world_sweep.hpp"
@@ -91,6 +92,13 @@ public:
     [[nodiscard]] aabb sensor_at(std::size_t index) const;
     [[nodiscard]] std::span<const shape_ref> sensor_contents(std::size_t index) const;
     [[nodiscard]] const sensor_events& last_sensor_events() const noexcept { return sensors_.last; }
+    [[nodiscard]] bool sleeping() const noexcept { return sleep_.asleep; }
+    void wake() noexcept {
+        sleep_.asleep = false;
+        sleep_.rest = 0.0F;
+    }
+    /// How often the world fell asleep. For tests.
+    [[nodiscard]] std::size_t sleeps() const noexcept { return sleep_.falls; }
     [[nodiscard]] std::size_t size() const noexcept { return circles_.size(); }
     [[nodiscard]] particles_view particles() noexcept;
     [[nodiscard]] const static_box_grid& boxes() const noexcept { return boxes_.grid; }
@@ -194,6 +202,7 @@ private:
     world_filters filters_;
     world_events events_;
     world_sensors sensors_;
+    world_sleep sleep_;
     std::size_t steps_ = 0;
     std::size_t dynamic_contacts_made_ = 0;
     bool circles_changed_ = true; // added or removed since the last sort into slots

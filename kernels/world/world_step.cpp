@@ -29,9 +29,22 @@ void detail::world_state::step(float dt) {
     const detail::solver_kernels& solver = detail::solver_table(kernels.id);
     const int substeps = options_.substeps;
     // may refuse a kinematic box's move, before anything changes
+    const bool kinematic_moves = kinematic_boxes_move(kinematic_);
     plan_kinematic_step(kinematic_, substeps, dt);
     const detail::task_runner tasks = task_runner();
     clock_.begin_step();
+    const bool edited = circles_changed_ || boxes_.changed || materials_.stale || filters_.stale;
+    if (sleep_.stays_asleep(edited, circles_, dynamic_, kinematic_)) {
+        // Nothing moves: no touch begins or ends; the sensors, which may have moved, look.
+        clock_.enter(step_stage::events);
+        events_.last.began.clear();
+        events_.last.ended.clear();
+        events_.last.hits.clear();
+        find_sensor_events(sensors_, circles_, dynamic_, filters_, tasks);
+        finish_kinematic_step(kinematic_);
+        clock_.stop();
+        return;
+    }
 
     clock_.enter(step_stage::sort);
     const bool resorted =
@@ -149,6 +162,7 @@ void detail::world_state::step(float dt) {
                             tasks);
     }
     find_sensor_events(sensors_, circles_, dynamic_, filters_, tasks);
+    sleep_.after_step(options_, dt, kinematic_moves, circles_, dynamic_, kinematic_);
     clock_.stop();
     ++steps_;
 }

@@ -389,3 +389,22 @@ def test_contact_events_and_sensors_report_a_dropped_circle():
     quiet.add_circle(0.0, 0.0, 1.0)
     quiet.step(1 / 60)
     assert len(quiet.contact_events().began.a_kind) == 0
+
+
+def test_a_resting_world_falls_asleep_and_a_dropped_circle_wakes_it():
+    w = sc.World(sleep=True, sleep_speed=0.05, sleep_time=0.5)
+    assert w.options["sleep"] is True
+    w.set_boxes([-10.0], [-1.0], [10.0], [0.0])
+    w.add_circles([-1.0, 0.0, 1.0], [0.25, 0.25, 0.25], [0.25, 0.25, 0.25])
+    for _ in range(60):
+        w.step(1 / 60)
+    assert w.sleeping
+    y = w.y.copy()
+    w.step(1 / 60)
+    assert np.array_equal(w.y, y)
+    w.add_circle(0.0, 3.0, 0.25)
+    w.step(1 / 60)
+    assert not w.sleeping
+    w.wake()
+    with pytest.raises(ValueError, match="sleep_time"):
+        sc.World(sleep_time=-1.0)
