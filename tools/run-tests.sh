@@ -4,15 +4,15 @@
 #   1. Release build, every test (bit-exactness on every ISA this CPU runs, the reference
 #      against hand-worked values, dispatch, the per-ISA symbol check, the Python module's
 #      tests, dispatch under qemu as a Core 2 and a Nehalem, CPUs without AVX, and the
-#      suite but its longest scenes as the Core 2);
+#      suite but its longest scenes and its piles stepped everywhere as the Core 2);
 #   2. Debug build with AddressSanitizer and UndefinedBehaviorSanitizer, every test but
 #      the qemu ones (the sanitizers' runtimes do not run under qemu-user) and the 10 000
 #      circle soak (about ten seconds in Release, far longer at -O0 with sanitizers; a 500
 #      circle pile runs in its place), the two worker tests that step many worlds, and the
 #      packaging tests (a consumer project built three ways), which job 1 runs, the
-#      same-bits tests of the kinematic scene, the contact events and the woken pile, which
-#      jobs 1, 3 and 4 run, and the listings of large worlds and the soft step's long
-#      scenes, which jobs 1 and 4 run;
+#      same-bits tests of the kinematic scene, the contact events, the woken pile and the
+#      piles of mixed materials and filters, which jobs 1, 3 and 4 run, and the listings of
+#      large worlds and the soft step's long scenes, which jobs 1 and 4 run;
 #   3. on x86-64, a cross build for aarch64 (NEON) and every test but the soak, those two
 #      worker tests and the large listings under qemu-aarch64: the NEON path held to the
 #      reference bit for bit;
@@ -71,11 +71,12 @@ cmake --build "$root/sanitize" -j"$jobs"
 # Release, clang and ThreadSanitizer jobs; here and under qemu-aarch64, the host callbacks'
 # test steps worlds on three workers in five blocks, in a fraction of the time.
 slow_workers='workers_same_bits\.(any_worker_count|hostile_circles)'
-# The kinematic scene's, the contact events' and the woken pile's same-bits tests step 13
-# worlds or more each: their bits are held in the Release, aarch64 and clang jobs; here the
-# tests that step one world at a time run.
+# The same-bits tests of the kinematic scene, the contact events, the woken pile and the
+# piles of mixed materials and filters step 13 worlds or more each: their bits are held in
+# the Release, aarch64 and clang jobs; here the tests that step one world at a time run.
 slow_bits='world_kinematic\.a_scene_steps_to_the_same_bits|world_events\.the_same_events'
-slow_bits+='|world_sleep\.a_woken_pile'
+slow_bits+='|world_sleep\.a_woken_pile|world_materials\.a_pile_of_mixed'
+slow_bits+='|world_filters\.a_filtered_pile'
 # The listings of large worlds and the soft step's long scenes (a dt that changes, coarse
 # steps in a closed box) step code the other world tests step, at several times the cost:
 # the Release and clang jobs run them, and the aarch64 job the scenes (the listings differ
