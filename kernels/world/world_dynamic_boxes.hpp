@@ -65,6 +65,14 @@ struct dynamic_boxes {
         return aabb::from_min_max(x[i] - half_width[i], y[i] - half_height[i], x[i] + half_width[i],
                                   y[i] + half_height[i]);
     }
+    /// Every box's bounds now, as a box set (for the queries).
+    [[nodiscard]] aabb_set all_bounds() const {
+        aabb_set out;
+        for (std::size_t i = 0; i < count(); ++i) {
+            out.push_back(bounds(i));
+        }
+        return out;
+    }
 };
 
 /// After the circles' and kinematic boxes' listing of a step of dt: every body and fixed box

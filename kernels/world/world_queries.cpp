@@ -22,15 +22,6 @@ namespace simdcollide {
 
 namespace {
 
-// The dynamic boxes' bounds now (kept as centre and half-size), as a box set.
-aabb_set bounds_of(const detail::dynamic_boxes& dynamic) {
-    aabb_set out;
-    for (std::size_t i = 0; i < dynamic.count(); ++i) {
-        out.push_back(dynamic.bounds(i));
-    }
-    return out;
-}
-
 // Whether a query with filter `q` sees a shape with category c and mask m (Box2D's rule).
 bool sees(const collision_filter& q, std::uint64_t c, std::uint64_t m) {
     return (c & q.mask) != 0 && (q.category & m) != 0;
@@ -127,7 +118,7 @@ std::size_t detail::world_state::cast_rays(rays_cview rays, ray_hits_view hits,
         }
     };
     const kinematic_boxes& k = kinematic_;
-    const aabb_set dynamic = bounds_of(dynamic_);
+    const aabb_set dynamic = dynamic_.all_bounds();
     const aabbs_view boxes_of_kind[] = {
         boxes().boxes(),
         {k.min_x.data(), k.min_y.data(), k.max_x.data(), k.max_y.data(), k.count()},
@@ -173,7 +164,7 @@ std::size_t detail::world_state::query_region(const aabb& region, std::vector<sh
     add_shapes(shape_kind::circle, found, filter, filters_.circle_category, filters_.circle_mask,
                out);
     const kinematic_boxes& k = kinematic_;
-    const aabb_set dynamic = bounds_of(dynamic_);
+    const aabb_set dynamic = dynamic_.all_bounds();
     boxes_in_region(boxes().boxes(), region, found);
     add_shapes(shape_kind::static_box, found, filter, filters_.box_category, filters_.box_mask,
                out);
@@ -198,7 +189,7 @@ std::size_t detail::world_state::query_point(float x, float y, float distance,
     add_shapes(shape_kind::circle, found, filter, filters_.circle_category, filters_.circle_mask,
                out);
     const kinematic_boxes& k = kinematic_;
-    const aabb_set dynamic = bounds_of(dynamic_);
+    const aabb_set dynamic = dynamic_.all_bounds();
     boxes_near_point(boxes().boxes(), x, y, distance, found);
     add_shapes(shape_kind::static_box, found, filter, filters_.box_category, filters_.box_mask,
                out);

@@ -10,15 +10,14 @@
 #include "world/world_slots.hpp"
 
 #include <simdcollide/queries.hpp>
+#include <simdcollide/validate.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace simdcollide {
@@ -50,20 +49,11 @@ void compare(std::uint32_t s, const std::vector<shape_ref>& was, const std::vect
     }
 }
 
+// The boxes' own check (validate.hpp), its message naming the sensor.
 void check_sensor_box(std::size_t index, const aabb& box) {
-    const std::string name = "sensor " + std::to_string(index);
-    for (const auto& [field, value] :
-         {std::pair{"min_x", box.min_x}, std::pair{"min_y", box.min_y},
-          std::pair{"max_x", box.max_x}, std::pair{"max_y", box.max_y}}) {
-        if (!std::isfinite(value)) {
-            detail::refuse(name + ": " + field + " is " + detail::number(value) +
-                           ", must be finite");
-        }
-    }
-    if (!(box.min_x <= box.max_x && box.min_y <= box.max_y)) {
-        detail::refuse(name + ": (" + detail::number(box.min_x) + ", " + detail::number(box.min_y) +
-                       ") to (" + detail::number(box.max_x) + ", " + detail::number(box.max_y) +
-                       ") is inverted, must have min <= max on both axes");
+    const validation v = validate(aabbs_view{&box.min_x, &box.min_y, &box.max_x, &box.max_y, 1});
+    if (!v) {
+        detail::refuse("sensor " + std::to_string(index) + v.reason.substr(v.reason.find(':')));
     }
 }
 
@@ -117,10 +107,7 @@ void detail::find_sensor_events(world_sensors& sensors, const circle_fields& cir
     if (n == 0) {
         return;
     }
-    aabb_set boxes;
-    for (std::size_t i = 0; i < dynamic.count(); ++i) {
-        boxes.push_back(dynamic.bounds(i));
-    }
+    const aabb_set boxes = dynamic.all_bounds();
     const circles_cview c{circles.x.data(), circles.y.data(), circles.radius.data(),
                           circles.size()};
     sensors.now.resize(n);
@@ -135,7 +122,7 @@ void detail::find_sensor_events(world_sensors& sensors, const circle_fields& cir
                 out.push_back({shape_kind::circle, i});
             }
         }
-        boxes_in_region(std::as_const(boxes).view(), sensors.box[s], found);
+        boxes_in_region(boxes.view(), sensors.box[s], found);
         for (const std::uint32_t i : found) {
             if (collide(f, filters.dynamic_category[i], filters.dynamic_mask[i])) {
                 out.push_back({shape_kind::dynamic_box, i});

@@ -75,13 +75,14 @@ bool detail::kinematic_boxes_move(const kinematic_boxes& kinematic) noexcept {
     return false;
 }
 
-bool detail::world_sleep::stays_asleep(bool edited, const circle_fields& circles_now,
+bool detail::world_sleep::stays_asleep(bool edited, bool kinematic_moves,
+                                       const circle_fields& circles_now,
                                        const dynamic_boxes& dynamic,
                                        const kinematic_boxes& kinematic) {
     if (!asleep) {
         return false;
     }
-    if (!edited && kinematic.count() == kinematic_count && !kinematic_boxes_move(kinematic) &&
+    if (!edited && !kinematic_moves && kinematic.count() == kinematic_count &&
         same_as(circles_now, circles) && same_as(dynamic, boxes)) {
         return true;
     }

@@ -29,9 +29,10 @@ struct world_sleep {
     /// the world's bodies, boxes, materials or filters since it fell asleep (the world's own
     /// flags). A host's change of a position or a velocity, in particles() or
     /// dynamic_boxes(), is found by comparing with what the world fell asleep with; a
-    /// kinematic box that moves in the step wakes it. Waking clears the state.
-    bool stays_asleep(bool edited, const circle_fields& circles_now, const dynamic_boxes& dynamic,
-                      const kinematic_boxes& kinematic);
+    /// kinematic box that moves in the step (`kinematic_moves`) wakes it. Waking clears the
+    /// state.
+    bool stays_asleep(bool edited, bool kinematic_moves, const circle_fields& circles_now,
+                      const dynamic_boxes& dynamic, const kinematic_boxes& kinematic);
 
     /// After a step of dt: the rest time, and the world asleep where it reaches sleep_time
     /// (its moving bodies' velocities then set to 0). `kinematic_moved`: a kinematic box

@@ -34,7 +34,7 @@ void detail::world_state::step(float dt) {
     const detail::task_runner tasks = task_runner();
     clock_.begin_step();
     const bool edited = circles_changed_ || boxes_.changed || materials_.stale || filters_.stale;
-    if (sleep_.stays_asleep(edited, circles_, dynamic_, kinematic_)) {
+    if (sleep_.stays_asleep(edited, kinematic_moves, circles_, dynamic_, kinematic_)) {
         // Nothing moves: no touch begins or ends; the sensors, which may have moved, look.
         clock_.enter(step_stage::events);
         events_.last.began.clear();

@@ -142,11 +142,7 @@ particle_world mixed_pile(int workers, std::size_t circles = 400) {
     options.restitution = 0.3F;
     options.hit_speed = 0.5F;
     particle_world world(options);
-    aabb_set boxes;
-    boxes.push_back(aabb::from_min_max(-1.0F, -1.0F, 13.0F, 0.0F));
-    boxes.push_back(aabb::from_min_max(-1.0F, 0.0F, 0.0F, 30.0F));
-    boxes.push_back(aabb::from_min_max(12.0F, 0.0F, 13.0F, 30.0F));
-    world.set_boxes(boxes.view());
+    world.set_boxes(open_container(12.0F, 30.0F).view());
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> unit(0.0F, 1.0F);
     for (std::size_t i = 0; i < circles; ++i) {

@@ -120,11 +120,7 @@ TEST(world_filters, an_edit_between_steps_acts_on_the_next) {
 TEST(world_filters, a_filtered_pile_steps_to_the_same_bits_everywhere) {
     const auto make = [](int workers) {
         particle_world world({.workers = workers});
-        aabb_set boxes;
-        boxes.push_back(aabb::from_min_max(-1.0F, -1.0F, 21.0F, 0.0F));
-        boxes.push_back(aabb::from_min_max(-1.0F, 0.0F, 0.0F, 30.0F));
-        boxes.push_back(aabb::from_min_max(20.0F, 0.0F, 21.0F, 30.0F));
-        world.set_boxes(boxes.view());
+        world.set_boxes(open_container(20.0F, 30.0F).view());
         std::mt19937 rng(22);
         std::uniform_real_distribution<float> unit(0.0F, 1.0F);
         std::vector<std::uint64_t> category, mask;

@@ -170,11 +170,7 @@ TEST(world_materials, bad_materials_and_indices_are_refused_with_nothing_changed
 TEST(world_materials, a_pile_of_mixed_materials_steps_to_the_same_bits_everywhere) {
     const auto make = [](int workers) {
         particle_world world({.workers = workers});
-        aabb_set boxes;
-        boxes.push_back(aabb::from_min_max(-1.0F, -1.0F, 21.0F, 0.0F));
-        boxes.push_back(aabb::from_min_max(-1.0F, 0.0F, 0.0F, 30.0F));
-        boxes.push_back(aabb::from_min_max(20.0F, 0.0F, 21.0F, 30.0F));
-        world.set_boxes(boxes.view());
+        world.set_boxes(open_container(20.0F, 30.0F).view());
         std::mt19937 rng(21);
         std::uniform_real_distribution<float> unit(0.0F, 1.0F);
         std::vector<float> friction, restitution;

@@ -23,11 +23,7 @@ particle_world make_world(int workers) {
     world_options options;
     options.workers = workers;
     particle_world world(options);
-    aabb_set walls;
-    walls.push_back(aabb::from_min_max(-1.0F, -1.0F, 21.0F, 0.0F));
-    walls.push_back(aabb::from_min_max(-1.0F, 0.0F, 0.0F, 30.0F));
-    walls.push_back(aabb::from_min_max(20.0F, 0.0F, 21.0F, 30.0F));
-    world.set_boxes(walls.view());
+    world.set_boxes(open_container(20.0F, 30.0F).view());
     std::mt19937 rng(4);
     std::uniform_real_distribution<float> unit(0.0F, 1.0F);
     for (int i = 0; i < 600; ++i) {
