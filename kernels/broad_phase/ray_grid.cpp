@@ -34,6 +34,10 @@ namespace {
 constexpr double circles_per_cell = 8.0;
 constexpr double pad_of_cell = 1.0 / 64.0;
 constexpr double reach_in_cells = 16384.0; // pad_of_cell * 2^20
+// A packet of rays in cell order: at most this many rays (a vector of floats on AVX2) ...
+constexpr std::size_t packet_rays = 8;
+// ... and, beyond the first ray's cell, at most this many circles in the cells it spans.
+constexpr std::uint32_t packet_circles = 32;
 
 bool fits(float x, float y, float r) {
     return std::isfinite(x) && std::isfinite(y) && std::isfinite(r) && r >= 0.0F;
@@ -104,15 +108,10 @@ circle_ray_grid::circle_ray_grid(circles_cview circles) : all_(circles), all_ind
                       std::abs(origin_x_ + columns_ * cell_), std::abs(origin_y_ + rows_ * cell_)});
         reach_ = reach_in_cells * cell_ - 2.0 * extent;
     }
+    inverse_cell_ = 1.0 / cell_;
     const double pad = cell_ * pad_of_cell;
-    const auto column = [&](double v) {
-        return std::clamp<std::int64_t>(
-            static_cast<std::int64_t>(std::floor((v - origin_x_) / cell_)), 0, columns_ - 1);
-    };
-    const auto row = [&](double v) {
-        return std::clamp<std::int64_t>(
-            static_cast<std::int64_t>(std::floor((v - origin_y_) / cell_)), 0, rows_ - 1);
-    };
+    const auto column = [&](double v) { return cell_at(v, origin_x_, columns_); };
+    const auto row = [&](double v) { return cell_at(v, origin_y_, rows_); };
     // Cells of circle i's grown box, by a count, then a fill (each cell's circles ascending).
     const auto in_cells = [&](std::size_t i) {
         return in_bulk(circles.x[i], circles.y[i], circles.radius[i]) &&
@@ -169,39 +168,72 @@ void circle_ray_grid::cast_all(const kernel_table& t, rays_cview rays, ray_hits_
     for (std::size_t i = 0; i < rays.count; ++i) {
         std::uint32_t c = 0;
         if (columns_ > 0) {
-            const auto at = [&](double v, double origin, std::int64_t count) {
-                const double k = std::floor((v - origin) / cell_);
-                return std::clamp<std::int64_t>(
-                    k < -1.0
-                        ? -1
-                        : (k > static_cast<double>(count) ? count : static_cast<std::int64_t>(k)),
-                    0, count - 1);
-            };
-            c = static_cast<std::uint32_t>(at(rays.y[i], origin_y_, rows_) * columns_ +
-                                           at(rays.x[i], origin_x_, columns_));
+            c = static_cast<std::uint32_t>(cell_at(rays.y[i], origin_y_, rows_) * columns_ +
+                                           cell_at(rays.x[i], origin_x_, columns_));
         }
         cell_of[i] = c;
         ++start[c + 1];
     }
     std::partial_sum(start.begin(), start.end(), start.begin());
     std::vector<std::uint32_t> order(rays.count);
+    std::vector<std::uint32_t> cell_in_order(rays.count);
     for (std::size_t i = 0; i < rays.count; ++i) {
-        order[start[cell_of[i]]++] = static_cast<std::uint32_t>(i);
+        const std::uint32_t at = start[cell_of[i]]++;
+        order[at] = static_cast<std::uint32_t>(i);
+        cell_in_order[at] = cell_of[i];
     }
     constexpr std::size_t rays_per_task = 512;
     sum_over_blocks(run, rays.count, rays_per_task, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end; ++k) {
-            const std::size_t i = order[k];
-            ray_best best;
-            cast(t, rays.x[i], rays.y[i], rays.dx[i], rays.dy[i], best);
-            write_ray_hit(rays, i, best, hits);
+        // The block's rays copied in cell order, so that the packets read them in a row, and
+        // their hits written in that order, then copied to the caller's.
+        const std::size_t m = end - begin;
+        std::vector<float> ray_x(m), ray_y(m), ray_dx(m), ray_dy(m);
+        for (std::size_t k = 0; k < m; ++k) {
+            const std::size_t i = order[begin + k];
+            ray_x[k] = rays.x[i];
+            ray_y[k] = rays.y[i];
+            ray_dx[k] = rays.dx[i];
+            ray_dy[k] = rays.dy[i];
+        }
+        const rays_cview in_order(ray_x.data(), ray_y.data(), ray_dx.data(), ray_dy.data(), m);
+        std::vector<float> fraction(m), point_x(m), point_y(m), normal_x(m), normal_y(m);
+        std::vector<std::uint32_t> shape(m);
+        const ray_hits_view hits_in_order({fraction, point_x, point_y, normal_x, normal_y, shape});
+        const std::uint32_t* cell = cell_in_order.data() + begin;
+        std::vector<ray_best> best(m);
+        for (std::size_t k = 0; k < m;) {
+            // A packet: up to packet_rays rays in a row whose cells' circles, from the first
+            // ray's cell to the last one's, are few; every ray of it tests all of them at once.
+            std::size_t e = k + 1;
+            if (columns_ > 0) {
+                const std::uint32_t first = cell_start_[cell[k]];
+                while (e < m && e - k < packet_rays &&
+                       (cell[e] == cell[e - 1] ||
+                        cell_start_[cell[e] + 1] - first <= packet_circles)) {
+                    ++e;
+                }
+                const std::uint32_t last = cell_start_[cell[e - 1] + 1];
+                t.queries.rays_circle_run(rays_cview(ray_x.data() + k, ray_y.data() + k,
+                                                     ray_dx.data() + k, ray_dy.data() + k, e - k),
+                                          x_.data() + first, y_.data() + first,
+                                          radius_.data() + first, index_.data() + first,
+                                          last - first, best.data() + k);
+            }
+            const tested_cells tested{cell[k], cell[e - 1]};
+            for (; k < e; ++k) {
+                cast(t, ray_x[k], ray_y[k], ray_dx[k], ray_dy[k], best[k], tested);
+                write_ray_hit(in_order, k, best[k], hits_in_order);
+            }
+        }
+        for (std::size_t k = 0; k < m; ++k) {
+            copy_ray_hit(hits_in_order, k, hits, order[begin + k]);
         }
         return std::size_t{0};
     });
 }
 
 void circle_ray_grid::cast(const kernel_table& t, float ox, float oy, float dx, float dy,
-                           ray_best& best) const {
+                           ray_best& best, tested_cells tested) const {
     // The ray's extent: its length and its distance from the origin, in the kernel's terms.
     const double extent =
         std::abs(double{dx}) + std::abs(double{dy}) + std::abs(double{ox}) + std::abs(double{oy});
@@ -214,11 +246,11 @@ void circle_ray_grid::cast(const kernel_table& t, float ox, float oy, float dx, 
     }
     t.queries.ray_circle_run(ox, oy, dx, dy, other_x_.data(), other_y_.data(), other_radius_.data(),
                              other_index_.data(), other_x_.size(), best);
-    walk(t, ox, oy, dx, dy, best);
+    walk(t, ox, oy, dx, dy, best, tested);
 }
 
 void circle_ray_grid::walk(const kernel_table& t, float ox, float oy, float dx, float dy,
-                           ray_best& best) const {
+                           ray_best& best, tested_cells tested) const {
     if (columns_ == 0) {
         return;
     }
@@ -252,8 +284,7 @@ void circle_ray_grid::walk(const kernel_table& t, float ox, float oy, float dx, 
     std::int64_t step[2];
     for (int a = 0; a < 2; ++a) {
         const double p = o[a] + t0 * d[a];
-        at[a] = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor((p - lo[a]) / cell_)),
-                                         0, cells[a] - 1);
+        at[a] = cell_at(p, lo[a], cells[a]);
         step[a] = d[a] > 0.0 ? 1 : (d[a] < 0.0 ? -1 : 0);
     }
     // When the ray leaves the current cell across axis a: its next boundary's t.
@@ -268,7 +299,7 @@ void circle_ray_grid::walk(const kernel_table& t, float ox, float oy, float dx, 
         const std::size_t c = static_cast<std::size_t>(at[1] * columns_ + at[0]);
         const std::uint32_t begin = cell_start_[c];
         const std::uint32_t end = cell_start_[c + 1];
-        if (end > begin) {
+        if (end > begin && (c < tested.first || c > tested.last)) {
             t.queries.ray_circle_run(ox, oy, dx, dy, x_.data() + begin, y_.data() + begin,
                                      radius_.data() + begin, index_.data() + begin, end - begin,
                                      best);

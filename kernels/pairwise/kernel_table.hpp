@@ -115,6 +115,10 @@ struct query_kernels_table {
     void (*ray_circle_run)(float ox, float oy, float dx, float dy, const float* x, const float* y,
                            const float* radius, const std::uint32_t* index, std::size_t count,
                            ray_best& best);
+    /// Each of `rays` against circles [0, count) of the arrays, met in any order: best[i]
+    /// becomes what ray_circle_run leaves in a fresh ray_best for ray i.
+    void (*rays_circle_run)(rays_cview rays, const float* x, const float* y, const float* radius,
+                            const std::uint32_t* index, std::size_t count, ray_best* best);
     /// One byte a shape into `mask` (1: the region or the point reaches it); returns how
     /// many it reaches.
     std::size_t (*circles_in_region)(circles_cview, aabb region, std::uint8_t* mask);

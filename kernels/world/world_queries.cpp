@@ -108,12 +108,7 @@ std::size_t detail::world_state::cast_rays(rays_cview rays, ray_hits_view hits,
                 (hits.shape[i] != no_shape && !(fraction[i] < hits.fraction[i]))) {
                 continue;
             }
-            hits.fraction[i] = fraction[i];
-            hits.point_x[i] = point_x[i];
-            hits.point_y[i] = point_y[i];
-            hits.normal_x[i] = normal_x[i];
-            hits.normal_y[i] = normal_y[i];
-            hits.shape[i] = shape[i];
+            copy_ray_hit(other, i, hits, i);
             kinds[i] = kind;
         }
     };

@@ -1,7 +1,8 @@
 // The ray grid gives every ray the hit that testing every circle gives (cast_rays's brute
 // force), bit for bit, on every instruction set: piles of one size and of many, circles wider
 // than a cell, circles that are not finite, an outlier far away; rays short and long, along
-// the cells' boundaries, through corners, from inside circles, of zero length, from far off.
+// the cells' boundaries, through corners, from inside circles, of zero length, from far off;
+// one by one and all at once.
 #include "broad_phase/ray_grid.hpp"
 #include "test_support.hpp"
 
@@ -144,13 +145,19 @@ TEST_P(ray_grid_on_each_isa, every_ray_gets_the_brute_forces_hit) {
             grid.cast(table, rays.x[i], rays.y[i], rays.dx[i], rays.dy[i], best);
             detail::write_ray_hit(rays, i, best, view);
         }
-        const std::string what = "n=" + std::to_string(u.n);
-        EXPECT_EQ(got.shape, want.shape) << what;
-        expect_same_floats(got.f, want.f, "fraction, " + what);
-        expect_same_floats(got.px, want.px, "point_x, " + what);
-        expect_same_floats(got.py, want.py, "point_y, " + what);
-        expect_same_floats(got.nx, want.nx, "normal_x, " + what);
-        expect_same_floats(got.ny, want.ny, "normal_y, " + what);
+        // All at once: in cell order, in packets that test their cells' circles together.
+        hit_arrays all(rays.count);
+        grid.cast_all(table, rays, all.view(), detail::task_runner{});
+        for (const hit_arrays* h : {&got, &all}) {
+            const std::string what = std::string(h == &got ? "one by one" : "all at once") +
+                                     ", n=" + std::to_string(u.n);
+            EXPECT_EQ(h->shape, want.shape) << what;
+            expect_same_floats(h->f, want.f, "fraction, " + what);
+            expect_same_floats(h->px, want.px, "point_x, " + what);
+            expect_same_floats(h->py, want.py, "point_y, " + what);
+            expect_same_floats(h->nx, want.nx, "normal_x, " + what);
+            expect_same_floats(h->ny, want.ny, "normal_y, " + what);
+        }
     }
 }
 

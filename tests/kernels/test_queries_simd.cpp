@@ -158,6 +158,48 @@ TEST_P(queries_simd, rays_against_circles_match_reference) {
     EXPECT_GT(hits, 3000U); // the scenes do hit
 }
 
+// Several rays against one run of circles whose indices are not in order (the cells of a
+// ray grid, one after another), with repeats at a lower index after a higher one: ties in
+// time go to the lower index in every lane as in the reference.
+TEST_P(queries_simd, rays_against_a_run_match_reference) {
+    SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
+    std::size_t found = 0;
+    std::size_t ties = 0;
+    for (const run_case& rc : cases()) {
+        const shape_scene shapes(rc.seed);
+        const ray_scene rays(shapes, rc.n, rc.shift, rc.seed + 1);
+        std::vector<float> x(shapes.x.rbegin(), shapes.x.rend());
+        std::vector<float> y(shapes.y.rbegin(), shapes.y.rend());
+        std::vector<float> r(shapes.r.rbegin(), shapes.r.rend());
+        std::vector<std::uint32_t> index(x.size());
+        for (std::size_t k = 0; k < index.size(); ++k) {
+            index[k] = static_cast<std::uint32_t>(index.size() - 1 - k) * 2U;
+        }
+        for (std::size_t k = 0; k + 1 < index.size(); k += 7) { // the same circle, lower after
+            x.push_back(x[k]);
+            y.push_back(y[k]);
+            r.push_back(r[k]);
+            index.push_back(index[k] - 1U);
+            ++ties;
+        }
+        std::vector<detail::ray_best> want(rc.n), got(rc.n, {0.5F, 7U, true, 1.0F, 2.0F});
+        detail::reference_table().queries.rays_circle_run(rays.view(), x.data(), y.data(), r.data(),
+                                                          index.data(), x.size(), want.data());
+        table.queries.rays_circle_run(rays.view(), x.data(), y.data(), r.data(), index.data(),
+                                      x.size(), got.data());
+        for (std::size_t i = 0; i < rc.n; ++i) {
+            EXPECT_EQ(got[i].shape, want[i].shape) << "ray " << i << ", n=" << rc.n;
+            EXPECT_EQ(got[i].inside, want[i].inside) << "ray " << i;
+            EXPECT_EQ(bits(got[i].time), bits(want[i].time)) << "ray " << i;
+            EXPECT_EQ(bits(got[i].mx), bits(want[i].mx)) << "ray " << i;
+            EXPECT_EQ(bits(got[i].my), bits(want[i].my)) << "ray " << i;
+            found += want[i].shape != no_shape ? 1 : 0;
+        }
+    }
+    EXPECT_GT(found, 3000U); // the scenes do hit
+    EXPECT_GT(ties, 10U);
+}
+
 TEST_P(queries_simd, rays_against_boxes_match_reference) {
     SIMDCOLLIDE_TABLE_OR_SKIP(GetParam());
     std::size_t hits = 0;

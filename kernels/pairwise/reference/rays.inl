@@ -169,3 +169,14 @@ inline void ray_circle_run_loop(float ox, float oy, float dx, float dy, const fl
         }
     }
 }
+
+// Several rays against one run of circles, each from no hit yet.
+inline void rays_circle_run_loop(simdcollide::rays_cview rays, const float* x, const float* y,
+                                 const float* radius, const std::uint32_t* index, std::size_t count,
+                                 simdcollide::detail::ray_best* best) {
+    for (std::size_t i = 0; i < rays.count; ++i) {
+        best[i] = {};
+        ray_circle_run_loop(rays.x[i], rays.y[i], rays.dx[i], rays.dy[i], x, y, radius, index,
+                            count, best[i]);
+    }
+}

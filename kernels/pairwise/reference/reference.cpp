@@ -87,6 +87,7 @@ const kernel_table& reference_table() noexcept {
             &reference_impl::ray_circles_loop,
             &reference_impl::ray_boxes_loop,
             &reference_impl::ray_circle_run_loop,
+            &reference_impl::rays_circle_run_loop,
             &reference_impl::circles_in_region_loop,
             &reference_impl::circles_near_point_loop,
             &reference_impl::boxes_in_region_loop,

@@ -81,36 +81,73 @@ struct rays {
 
     // The loops, one per kernel table entry (kernel_table.hpp).
 
+    // The lanes of `tie` whose shape so far has a higher index than `index`: a tie in time
+    // goes to the lower index (rare: only exact ties reach here).
+    static M lower_index(const M& tie, const F& shape, std::uint32_t index) {
+        constexpr std::size_t width = F::size;
+        alignas(64) std::uint32_t lane_shape[width];
+        alignas(64) float lower[width];
+        shape.store_aligned(reinterpret_cast<float*>(lane_shape));
+        const std::uint32_t bits = lane_bits<Arch>(tie);
+        for (std::size_t j = 0; j < width; ++j) {
+            lower[j] = ((bits >> j) & 1U) != 0 && index < lane_shape[j] ? 1.0F : 0.0F;
+        }
+        return F::load_aligned(lower) != F(0.0F);
+    }
+
+    // A block of rays, a ray to a lane, and each lane's first hit among the circles met so
+    // far: as the reference's best, shape, inside and the origin relative to that centre.
+    struct circle_hits {
+        F ox, oy, dx, dy;
+        F time = F(__builtin_inff());
+        F shape = index_bits(no_shape);
+        M inside = M(false);
+        F mx = F(0.0F);
+        F my = F(0.0F);
+
+        template <class Block>
+        circle_hits(const Block& block, const rays_cview& r)
+            : ox(block.load(r.x)), oy(block.load(r.y)), dx(block.load(r.dx)), dy(block.load(r.dy)) {
+        }
+
+        // Circle `index` at (x, y) of radius `radius`. Circles in ascending index need no
+        // tie rule (`ties` false): the first one met at a time is the lowest.
+        void meet(float x, float y, float radius, std::uint32_t index, bool ties) {
+            const F at_mx = ox - F(x);
+            const F at_my = oy - F(y);
+            const ray_entry e = ray_circle_entry(at_mx, at_my, dx, dy, F(radius));
+            M better = both<Arch>(e.hit, e.time < time);
+            if (ties) {
+                const M tie = both<Arch>(e.hit, e.time == time);
+                if (lane_bits<Arch>(tie) != 0) {
+                    better = either<Arch>(better, lower_index(tie, shape, index));
+                }
+            }
+            time = pick<Arch>(better, e.time, time);
+            shape = pick<Arch>(better, index_bits(index), shape);
+            inside = pick<Arch>(better, e.inside, inside);
+            mx = pick<Arch>(better, at_mx, mx);
+            my = pick<Arch>(better, at_my, my);
+        }
+    };
+
+    // The loops, one per kernel table entry (kernel_table.hpp).
+
     static std::size_t ray_circles(rays_cview r, circles_cview c, ray_hits_view out) {
         return for_each_block_storing<Arch>(out.fraction, r.count, [=](const auto& block) {
-            const F ox = block.load(r.x);
-            const F oy = block.load(r.y);
-            const F dx = block.load(r.dx);
-            const F dy = block.load(r.dy);
-            F best(__builtin_inff());
-            F shape = index_bits(no_shape);
-            M inside(false);
-            F best_mx(0.0F);
-            F best_my(0.0F);
+            circle_hits h(block, r);
             for (std::size_t k = 0; k < c.count; ++k) {
-                const F mx = ox - F(c.x[k]);
-                const F my = oy - F(c.y[k]);
-                const ray_entry e = ray_circle_entry(mx, my, dx, dy, F(c.radius[k]));
-                const M better = both<Arch>(e.hit, e.time < best);
-                best = pick<Arch>(better, e.time, best);
-                shape = pick<Arch>(better, index_bits(static_cast<std::uint32_t>(k)), shape);
-                inside = pick<Arch>(better, e.inside, inside);
-                best_mx = pick<Arch>(better, mx, best_mx);
-                best_my = pick<Arch>(better, my, best_my);
+                h.meet(c.x[k], c.y[k], c.radius[k], static_cast<std::uint32_t>(k), false);
             }
-            const M found = best < F(__builtin_inff());
-            const F px = best_mx + best * dx;
-            const F py = best_my + best * dy;
+            const M found = h.time < F(__builtin_inff());
+            const F px = h.mx + h.time * h.dx;
+            const F py = h.my + h.time * h.dy;
             F nx;
             F ny;
-            S::unit_or_against(px, py, px * px + py * py, dx, dy, dx * dx + dy * dy, nx, ny);
-            return store_hits(block, r, out, found, best, zero_where<Arch>(inside, nx),
-                              zero_where<Arch>(inside, ny), shape);
+            S::unit_or_against(px, py, px * px + py * py, h.dx, h.dy, h.dx * h.dx + h.dy * h.dy, nx,
+                               ny);
+            return store_hits(block, r, out, found, h.time, zero_where<Arch>(h.inside, nx),
+                              zero_where<Arch>(h.inside, ny), h.shape);
         });
     }
 
@@ -162,6 +199,40 @@ struct rays {
                     best = {time[j], shape, ((inside >> j) & 1U) != 0, lane_mx[j], lane_my[j]};
                 }
             }
+        }
+    }
+
+    // reference rays_circle_run_loop: W rays at a time against one circle after another, the
+    // circles in any order, so that a tie in time goes to the lower index lane by lane.
+    static void rays_circle_run(rays_cview r, const float* x, const float* y, const float* radius,
+                                const std::uint32_t* index, std::size_t count,
+                                detail::ray_best* out) {
+        constexpr std::size_t width = F::size;
+        const auto run = [&](const auto& block) {
+            circle_hits h(block, r);
+            for (std::size_t k = 0; k < count; ++k) {
+                h.meet(x[k], y[k], radius[k], index[k], true);
+            }
+            alignas(64) float lane_time[width];
+            alignas(64) std::uint32_t lane_shape[width];
+            alignas(64) float lane_mx[width];
+            alignas(64) float lane_my[width];
+            h.time.store_aligned(lane_time);
+            h.shape.store_aligned(reinterpret_cast<float*>(lane_shape));
+            h.mx.store_aligned(lane_mx);
+            h.my.store_aligned(lane_my);
+            const std::uint32_t in = lane_bits<Arch>(h.inside);
+            for (std::size_t j = 0; j < lanes_in(block); ++j) {
+                out[block.first + j] = {lane_time[j], lane_shape[j], ((in >> j) & 1U) != 0,
+                                        lane_mx[j], lane_my[j]};
+            }
+        };
+        std::size_t first = 0;
+        for (; first + width <= r.count; first += width) {
+            run(full_block<Arch>{first});
+        }
+        if (first < r.count) {
+            run(tail_block<Arch>{first, r.count - first});
         }
     }
 

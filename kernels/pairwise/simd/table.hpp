@@ -72,6 +72,7 @@ const kernel_table& simd_table() noexcept {
             &simd::rays<Arch>::ray_circles,
             &simd::rays<Arch>::ray_boxes,
             &simd::rays<Arch>::ray_circle_run,
+            &simd::rays<Arch>::rays_circle_run,
             &simd::regions<Arch>::circles_in_region,
             &simd::regions<Arch>::circles_near_point,
             &simd::regions<Arch>::boxes_in_region,
