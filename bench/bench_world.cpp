@@ -342,8 +342,9 @@ void with_crates(benchmark::State& state, std::size_t n, bool dynamic, int worke
 // The settled pile with every circle's own material or filter, as a host that uses them
 // sets them: materials a little different from the boxes' (each contact's combination then
 // takes the square root), or filters in two categories that all collide (each listing then
-// runs the filter pass, which drops nothing), or contact events on and four sensors over it.
-// "plain" is the pile as it is.
+// runs the filter pass, which drops nothing), or contact events on and four sensors over it,
+// or 64 sensors 2 x 2 in a grid over the pile (a host's trigger zones). "plain" is the pile
+// as it is.
 void step_with_bodies(benchmark::State& state, std::size_t n, const std::string& bodies) {
     world_options options = settled(n).options();
     options.contact_events = bodies == "events";
@@ -366,6 +367,13 @@ void step_with_bodies(benchmark::State& state, std::size_t n, const std::string&
         for (int k = 0; k < 4; ++k) {
             const float left = width * static_cast<float>(k) / 4.0F;
             world.add_sensor(aabb::from_min_max(left, 0.0F, left + width / 8.0F, 5.0F));
+        }
+    } else if (bodies == "sensors") {
+        const float width = scene_width(n);
+        for (int k = 0; k < 64; ++k) {
+            const float left = width * static_cast<float>(k % 16) / 16.0F;
+            const float bottom = 4.0F * static_cast<float>(k / 16);
+            world.add_sensor(aabb::from_min_max(left, bottom, left + 2.0F, bottom + 2.0F));
         }
     }
     world.step(scene_dt);
@@ -428,7 +436,7 @@ bool register_all() {
         benchmark::RegisterBenchmark(name({"world/step/dispatch", size, "/sleep:on"}).c_str(),
                                      step_asleep, n)
             ->Unit(benchmark::kMillisecond);
-        for (const char* bodies : {"plain", "materials", "filters", "events"}) {
+        for (const char* bodies : {"plain", "materials", "filters", "events", "sensors"}) {
             if (n != 10000) {
                 break; // the settled 10 000-circle pile is the figure the cost is judged by
             }
