@@ -15,9 +15,9 @@
 
 namespace simdcollide::detail {
 
-struct circle_fields;
 struct circle_slots;
 struct dynamic_boxes;
+struct kernel_table;
 struct kinematic_boxes;
 struct solver_state;
 struct task_runner;
@@ -79,14 +79,16 @@ struct world_sensors {
     std::vector<std::vector<shape_ref>> contents; // at the end of the last step
     sensor_events last;
     std::vector<std::vector<shape_ref>> now; // scratch
+    std::vector<aabb> slot_bounds;           // scratch: the bounds of each block of slots
 
     [[nodiscard]] std::size_t count() const noexcept { return box.size(); }
     void renumber(const shape_renumbering& r);
 };
 
 /// After a step: each sensor's circles and dynamic boxes, compared with the last step's.
-void find_sensor_events(world_sensors& sensors, const circle_fields& circles,
+/// `slots` hold the circles where the step left them.
+void find_sensor_events(world_sensors& sensors, const circle_slots& slots,
                         const dynamic_boxes& dynamic, const world_filters& filters,
-                        const task_runner& tasks);
+                        const kernel_table& kernels, const task_runner& tasks);
 
 } // namespace simdcollide::detail

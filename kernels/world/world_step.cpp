@@ -40,7 +40,7 @@ void detail::world_state::step(float dt) {
         events_.last.began.clear();
         events_.last.ended.clear();
         events_.last.hits.clear();
-        find_sensor_events(sensors_, circles_, dynamic_, filters_, tasks);
+        find_sensor_events(sensors_, slots_, dynamic_, filters_, kernels, tasks);
         finish_kinematic_step(kinematic_);
         clock_.stop();
         return;
@@ -161,7 +161,7 @@ void detail::world_state::step(float dt) {
         find_contact_events(events_, solver_, lists_.pairs, slots_, boxes_, kinematic_, dynamic_,
                             tasks);
     }
-    find_sensor_events(sensors_, circles_, dynamic_, filters_, tasks);
+    find_sensor_events(sensors_, slots_, dynamic_, filters_, kernels, tasks);
     sleep_.after_step(options_, dt, kinematic_moves, circles_, dynamic_, kinematic_);
     clock_.stop();
     ++steps_;

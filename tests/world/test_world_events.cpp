@@ -5,6 +5,7 @@
 // every instruction set and worker count; bad calls refused.
 #include "test_support.hpp"
 
+#include <simdcollide/queries.hpp>
 #include <simdcollide/world.hpp>
 
 #include <algorithm>
@@ -353,6 +354,64 @@ std::vector<shape_ref> brute_contents(particle_world& world, const aabb& box,
         }
     }
     return out;
+}
+
+// Many sensors, of every size, one over everything, one far from everything, and some whose
+// edges touch a resting circle exactly: each holds the circles that the region query over
+// every circle finds (the same test, circle by circle) that its filter collides with.
+TEST(world_sensors, many_sensors_hold_what_a_region_query_over_every_circle_finds) {
+    particle_world world = mixed_pile(1, 1500);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> at(-1.0F, 13.0F);
+    std::uniform_real_distribution<float> size(0.0F, 3.0F);
+    for (int k = 0; k < 60; ++k) {
+        const float x = at(rng);
+        const float y = at(rng);
+        world.add_sensor(aabb::from_min_max(x, y, x + size(rng), y + size(rng)),
+                         k % 3 == 0 ? collision_filter{1, 2} : collision_filter{});
+    }
+    world.add_sensor(aabb::from_min_max(-5.0F, -5.0F, 20.0F, 40.0F));
+    world.add_sensor(aabb::from_min_max(100.0F, 100.0F, 101.0F, 101.0F));
+    // Against the static circles (inverse mass 0: every 89th), touching each from a side.
+    std::size_t touching = 0;
+    for (std::size_t i = 0; i < world.size(); i += 89) {
+        const particles_view p = world.particles();
+        const float x = p.x[i];
+        const float y = p.y[i];
+        const float r = p.radius[i];
+        world.add_sensor(aabb::from_min_max(x + r, y - 0.1F, x + r + 1.0F, y + 0.1F));
+        world.add_sensor(aabb::from_min_max(x - 0.1F, y - r - 1.0F, x + 0.1F, y - r));
+        touching += 2;
+    }
+    std::size_t held = 0;
+    for (int s = 0; s < 40; ++s) {
+        world.step(dt);
+        const particles_view p = world.particles();
+        const circles_cview circles{p.x, p.y, p.radius, p.count};
+        for (std::size_t k = 0; k < world.sensor_count(); ++k) {
+            const collision_filter f =
+                k < 60 && k % 3 == 0 ? collision_filter{1, 2} : collision_filter{};
+            std::vector<std::uint32_t> found;
+            circles_in_region(circles, world.sensor_at(k), found);
+            std::vector<shape_ref> want;
+            for (const std::uint32_t i : found) {
+                const collision_filter g = world.filter_of(shape_kind::circle, i);
+                if ((f.category & g.mask) != 0 && (g.category & f.mask) != 0) {
+                    want.push_back({shape_kind::circle, i});
+                }
+            }
+            std::vector<shape_ref> got;
+            for (const shape_ref r : world.sensor_contents(k)) {
+                if (r.kind == shape_kind::circle) {
+                    got.push_back(r);
+                }
+            }
+            ASSERT_EQ(got, want) << "sensor " << k << ", step " << s;
+            held += got.size();
+        }
+    }
+    EXPECT_GT(held, 40U * 1500U); // the sensor over everything, and more
+    EXPECT_GT(touching, 30U);
 }
 
 TEST(world_sensors, a_sensor_holds_exactly_the_shapes_in_it_and_reports_what_comes_and_goes) {
