@@ -36,7 +36,8 @@ constexpr double pad_of_cell = 1.0 / 64.0;
 constexpr double reach_in_cells = 16384.0; // pad_of_cell * 2^20
 // A packet of rays in cell order: at most this many rays (a vector of floats on AVX2) ...
 constexpr std::size_t packet_rays = 8;
-// ... and, beyond the first ray's cell, at most this many circles in the cells it spans.
+// ... and at most this many circles in the cells it spans, unless its rays all start in one
+// cell (which may hold more).
 constexpr std::uint32_t packet_circles = 32;
 
 bool fits(float x, float y, float r) {

@@ -79,8 +79,6 @@ struct rays {
         return found;
     }
 
-    // The loops, one per kernel table entry (kernel_table.hpp).
-
     // The lanes of `tie` whose shape so far has a higher index than `index`: a tie in time
     // goes to the lower index (rare: only exact ties reach here).
     static M lower_index(const M& tie, const F& shape, std::uint32_t index) {
